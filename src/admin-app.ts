@@ -1,0 +1,42 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { loggerOptions } from './app.ts'
+import { adminAuth } from './plugins/admin-auth.ts'
+import { bodyParsers } from './plugins/body-parsers.ts'
+import { clientErrorHandler, errorsHandling } from './plugins/errors.ts'
+import { genReqId } from './plugins/request-id.ts'
+import { zodCompiler } from './plugins/zod-compiler.ts'
+import { adminKeyRoutes } from './routes/admin/keys.ts'
+import { adminWorkspaceRoutes } from './routes/admin/workspaces.ts'
+import type { Runtime } from './runtime.ts'
+import './fastify-augment.ts'
+
+// The internal listener: /metrics (no token) and the admin API (ADMIN_TOKEN). Plain HTTP, loopback by default.
+export async function buildAdminApp(
+  runtime: Runtime,
+  options: { adminToken: string; logger?: FastifyServerOptions['logger'] },
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(runtime.config.logLevel),
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    genReqId,
+    requestIdHeader: false,
+    clientErrorHandler,
+    forceCloseConnections: 'idle',
+  })
+  app.addHook('onRequest', async function sendRequestId(request, reply) {
+    reply.header('request-id', request.id)
+  })
+  await app.register(errorsHandling)
+  await app.register(zodCompiler)
+  await app.register(bodyParsers, { defaultLimit: 1024 * 1024 })
+  await app.register(adminAuth, { token: options.adminToken })
+
+  app.get('/metrics', async function metrics(_request, reply) {
+    const registry = runtime.metrics.registry
+    return reply.type(registry.contentType).send(await registry.metrics())
+  })
+  const adminOptions = { store: runtime.store, plans: runtime.config.plans, clock: runtime.clock }
+  await app.register(adminWorkspaceRoutes, adminOptions)
+  await app.register(adminKeyRoutes, adminOptions)
+  return app
+}

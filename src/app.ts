@@ -1,0 +1,84 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { collectRoutes } from './openapi/collector.ts'
+import { auth } from './plugins/auth.ts'
+import { bodyParsers } from './plugins/body-parsers.ts'
+import { clientErrorHandler, errorsHandling } from './plugins/errors.ts'
+import { metricsHooks } from './plugins/metrics.ts'
+import { genReqId } from './plugins/request-id.ts'
+import { zodCompiler } from './plugins/zod-compiler.ts'
+import { metaRoutes } from './routes/meta.ts'
+import { v1Routes } from './routes/v1/index.ts'
+import type { Runtime } from './runtime.ts'
+import { VERSION } from './version.ts'
+import './fastify-augment.ts'
+
+export interface AppOptions {
+  tls?: { key: string; cert: string }
+  logger?: FastifyServerOptions['logger']
+  accessLog?: boolean
+}
+
+const MiB = 1024 * 1024
+
+export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    // belt and braces: nothing logs headers or bodies, and these paths are cut if anything ever does
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers.authorization',
+        'headers.cookie',
+        'body',
+        'req.body',
+      ],
+      censor: '[redacted]',
+    },
+  }
+}
+
+// The public API: plugins first, then routes. Never listens; server.ts does.
+export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = runtime
+  const serverOptions: FastifyServerOptions & { http2?: boolean; https?: unknown } = {
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    genReqId,
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    clientErrorHandler,
+    routerOptions: { maxParamLength: 200 },
+  }
+  if (options.tls) {
+    serverOptions.http2 = true
+    serverOptions.https = { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert }
+  }
+  const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance
+  if (options.tls) {
+    // the HTTP/1.1 side of the HTTP/2 server: a body that trickles in longer than this is a 408
+    Object.assign(app.server, { requestTimeout: config.requestTimeoutMs, headersTimeout: 30_000 })
+  }
+
+  const routes = collectRoutes(app)
+  app.addHook('onRequest', async function sendRequestId(request, reply) {
+    reply.header('request-id', request.id)
+  })
+  await app.register(errorsHandling)
+  await app.register(zodCompiler)
+  await app.register(bodyParsers, { defaultLimit: MiB })
+  await app.register(auth, {
+    store: runtime.store,
+    verifier: runtime.verifier,
+    plans: config.plans,
+    metrics: runtime.metrics,
+  })
+  await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
+
+  await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.store.ready() })
+  await app.register(v1Routes)
+  return app
+}

@@ -1,0 +1,123 @@
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+import { z } from 'zod'
+import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
+
+const port = z.coerce.number().int().min(0).max(65535)
+const positiveInt = z.coerce.number().int().min(1)
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const plansOverride = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' })
+      return z.NEVER
+    }
+  })
+  .pipe(z.partialRecord(z.enum(PLAN_NAMES), planLimitsSchema.partial()))
+
+const cores = availableParallelism()
+
+export const envSchema = z
+  .object({
+    PORT: port.default(8443),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    ADMIN_PORT: port.default(9464),
+    ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+    ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    REDIS_URL: z.url().optional(),
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .regex(/^[^,:\s]+:\d+(,[^,:\s]+:\d+)*$/, 'must be host:port,host:port,...')
+      .optional(),
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DEFAULT_PLAN: z.enum(PLAN_NAMES).default('free'),
+    PLANS: plansOverride.optional(),
+    KEY_CACHE_SIZE: positiveInt.default(10_000),
+    KEY_CACHE_TTL_MS: positiveInt.default(30_000),
+    REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+    SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    TRUST_PROXY: bool.default(false),
+    BOOTSTRAP: bool.default(true),
+    POOL_FREE_THREADS: positiveInt.default(Math.max(1, Math.floor(cores / 2))),
+    POOL_PAID_THREADS: positiveInt.default(Math.max(1, cores)),
+  })
+  .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
+    message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
+    path: ['TLS_CERT_FILE'],
+  })
+  .refine((env) => !(env.REDIS_URL && env.REDIS_CLUSTER_NODES), {
+    message: 'set REDIS_URL or REDIS_CLUSTER_NODES, not both',
+    path: ['REDIS_URL'],
+  })
+
+export interface Config {
+  port: number
+  host: string
+  adminPort: number
+  adminHost: string
+  adminToken: string | undefined
+  dataDir: string
+  redisUrl: string | undefined
+  redisClusterNodes: { host: string; port: number }[] | undefined
+  tls: { certFile: string; keyFile: string } | undefined
+  logLevel: string
+  defaultPlan: (typeof PLAN_NAMES)[number]
+  plans: PlanTable
+  keyCache: { size: number; ttlMs: number }
+  requestTimeoutMs: number
+  shutdownTimeoutMs: number
+  trustProxy: boolean
+  bootstrap: boolean
+  pools: { freeThreads: number; paidThreads: number }
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+// Parses the environment once; a bad value names its variable in the message.
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(environment)'}: ${i.message}`)
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  const plans = structuredClone(DEFAULT_PLANS)
+  for (const [name, patch] of Object.entries(e.PLANS ?? {})) {
+    Object.assign(plans[name as keyof PlanTable], patch)
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    adminPort: e.ADMIN_PORT,
+    adminHost: e.ADMIN_HOST,
+    adminToken: e.ADMIN_TOKEN,
+    dataDir: resolve(e.DATA_DIR),
+    redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES?.split(',').map((hp) => {
+      const [host, p] = hp.split(':') as [string, string]
+      return { host, port: Number(p) }
+    }),
+    tls:
+      e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
+    logLevel: e.LOG_LEVEL,
+    defaultPlan: e.DEFAULT_PLAN,
+    plans,
+    keyCache: { size: e.KEY_CACHE_SIZE, ttlMs: e.KEY_CACHE_TTL_MS },
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY,
+    bootstrap: e.BOOTSTRAP,
+    pools: { freeThreads: e.POOL_FREE_THREADS, paidThreads: e.POOL_PAID_THREADS },
+  }
+}

@@ -1,0 +1,130 @@
+// The one table of error codes. Every error response of every listener is built from a row here.
+export type ErrorType =
+  | 'invalid_request'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'rate_limit_error'
+  | 'api_error'
+
+interface ErrorRow {
+  readonly status: number
+  readonly type: ErrorType
+  readonly message: string
+}
+
+export const ERRORS = {
+  ERR_INVALID_JSON: { status: 400, type: 'invalid_request', message: 'The request body is not valid JSON.' },
+  ERR_VALIDATION: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The request body does not match the schema.',
+  },
+  ERR_BAD_REQUEST: { status: 400, type: 'invalid_request', message: 'The request is malformed.' },
+  ERR_UNSUPPORTED_ALGORITHM: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The algorithm is not supported.',
+  },
+  ERR_INVALID_ENCODING: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The input is not valid in its encoding.',
+  },
+  ERR_INVALID_BASE64: { status: 400, type: 'invalid_request', message: 'The input is not valid Base64.' },
+  ERR_INVALID_JWT: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The token is not a valid JWS compact token.',
+  },
+  ERR_INVALID_KEY_MATERIAL: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The key material is not usable.',
+  },
+  ERR_INVALID_URL: { status: 400, type: 'invalid_request', message: 'The URL is not valid.' },
+  ERR_INVALID_CRON: { status: 400, type: 'invalid_request', message: 'The cron expression is not valid.' },
+  ERR_INVALID_TIMESTAMP: { status: 400, type: 'invalid_request', message: 'The timestamp is not valid.' },
+  ERR_INVALID_TIMEZONE: { status: 400, type: 'invalid_request', message: 'The time zone is not known.' },
+  ERR_INVALID_UUID: { status: 400, type: 'invalid_request', message: 'The UUID is not valid.' },
+  ERR_INVALID_PATCH: { status: 400, type: 'invalid_request', message: 'The JSON Patch is not valid.' },
+  ERR_PATCH_TEST_FAILED: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'A JSON Patch test operation failed.',
+  },
+  ERR_NOT_FOUND: { status: 404, type: 'invalid_request', message: 'No such resource.' },
+  ERR_METHOD_NOT_ALLOWED: {
+    status: 405,
+    type: 'invalid_request',
+    message: 'The method is not allowed here.',
+  },
+  ERR_REQUEST_TIMEOUT: {
+    status: 408,
+    type: 'invalid_request',
+    message: 'The request was not received in time.',
+  },
+  ERR_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    type: 'invalid_request',
+    message: "The request body is larger than the plan's limit.",
+  },
+  ERR_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    type: 'invalid_request',
+    message: 'The Content-Type is not supported here.',
+  },
+  ERR_COMPUTE_LIMIT: {
+    status: 422,
+    type: 'invalid_request',
+    message: "The operation exceeded the plan's compute budget.",
+  },
+  ERR_MISSING_API_KEY: {
+    status: 401,
+    type: 'authentication_error',
+    message: 'No API key. Send it as Authorization: Bearer <key>.',
+  },
+  ERR_INVALID_API_KEY: { status: 401, type: 'authentication_error', message: 'The API key is not valid.' },
+  ERR_UNAUTHORIZED: { status: 401, type: 'authentication_error', message: 'Missing or wrong credentials.' },
+  ERR_KEY_SCOPE: { status: 403, type: 'permission_error', message: 'The API key is not allowed to do this.' },
+  ERR_RATE_LIMITED: { status: 429, type: 'rate_limit_error', message: 'Too many requests per second.' },
+  ERR_QUOTA_EXCEEDED: { status: 429, type: 'rate_limit_error', message: 'The monthly quota is used up.' },
+  ERR_INTERNAL: { status: 500, type: 'api_error', message: 'Something went wrong on our side.' },
+  ERR_OVERLOADED: { status: 503, type: 'api_error', message: 'The service is overloaded; retry shortly.' },
+  ERR_UNAVAILABLE: { status: 503, type: 'api_error', message: 'The service is temporarily unavailable.' },
+} as const satisfies Record<string, ErrorRow>
+
+export type ErrorCode = keyof typeof ERRORS
+export type Details = Record<string, unknown>
+
+export interface ErrorBody {
+  error: { type: ErrorType; message: string; code: ErrorCode; details?: Details }
+}
+
+// Thrown by ops and routes for an expected failure; carries its table code and what to point at.
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly details: Details | undefined
+  readonly headers: Record<string, string> | undefined
+  // a plain field (not a getter) because Fastify assigns statusCode on validation errors
+  statusCode: number
+
+  constructor(code: ErrorCode, message?: string, details?: Details, headers?: Record<string, string>) {
+    super(message ?? ERRORS[code].message)
+    this.name = 'AppError'
+    this.code = code
+    this.details = details
+    this.headers = headers
+    this.statusCode = ERRORS[code].status
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError
+}
+
+export function errorBody(code: ErrorCode, message?: string, details?: Details): ErrorBody {
+  const row = ERRORS[code]
+  const error: ErrorBody['error'] = { type: row.type, message: message ?? row.message, code }
+  if (details !== undefined) error.details = details
+  return { error }
+}

@@ -1,0 +1,23 @@
+import type { PlanLimits } from './limits/plans.ts'
+import type { ApiKeyRecord, LimitDecision, Workspace } from './store/types.ts'
+
+export interface AuthContext {
+  key: ApiKeyRecord
+  workspace: Workspace
+  limits: PlanLimits
+  decision: LimitDecision | null
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null
+    // the body limit that applies to this request, set once the key (and so the plan) is known
+    bodyLimit: number
+  }
+  interface FastifyContextConfig {
+    // endpoint family for per-key scopes; routes without one need no API key
+    family?: string
+    // accepts application/octet-stream bodies and/or answers raw bytes
+    binary?: boolean
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod'
+
+export const PLAN_NAMES = ['free', 'pro', 'business'] as const
+export type PlanName = (typeof PLAN_NAMES)[number]
+
+export const planLimitsSchema = z.object({
+  monthly_quota: z.number().int().min(0),
+  key_rate_per_second: z.number().int().min(1),
+  workspace_rate_per_second: z.number().int().min(1),
+  max_json_bytes: z.number().int().min(1),
+  max_binary_bytes: z.number().int().min(1),
+  compute_budget_ms: z.number().int().min(1),
+  pool: z.enum(['free', 'paid']),
+})
+export type PlanLimits = z.infer<typeof planLimitsSchema>
+
+export const overridesSchema = planLimitsSchema.omit({ pool: true }).partial()
+export type PlanOverrides = z.infer<typeof overridesSchema>
+
+const KiB = 1024
+const MiB = 1024 * KiB
+
+export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
+  free: {
+    monthly_quota: 10_000,
+    key_rate_per_second: 5,
+    workspace_rate_per_second: 10,
+    max_json_bytes: 256 * KiB,
+    max_binary_bytes: 1 * MiB,
+    compute_budget_ms: 1_000,
+    pool: 'free',
+  },
+  pro: {
+    monthly_quota: 1_000_000,
+    key_rate_per_second: 50,
+    workspace_rate_per_second: 100,
+    max_json_bytes: 5 * MiB,
+    max_binary_bytes: 100 * MiB,
+    compute_budget_ms: 10_000,
+    pool: 'paid',
+  },
+  business: {
+    monthly_quota: 20_000_000,
+    key_rate_per_second: 500,
+    workspace_rate_per_second: 1_000,
+    max_json_bytes: 20 * MiB,
+    max_binary_bytes: 1024 * MiB,
+    compute_budget_ms: 30_000,
+    pool: 'paid',
+  },
+}
+
+export type PlanTable = Record<PlanName, PlanLimits>
+
+// A workspace's effective limits: its plan's row with the admin's per-workspace overrides on top.
+export function effectiveLimits(plans: PlanTable, plan: PlanName, overrides?: PlanOverrides): PlanLimits {
+  return { ...plans[plan], ...stripUndefined(overrides ?? {}) }
+}
+
+function stripUndefined<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+export function largestBodyLimit(plans: PlanTable, overridesMax = 0): number {
+  let max = overridesMax
+  for (const name of PLAN_NAMES) max = Math.max(max, plans[name].max_json_bytes, plans[name].max_binary_bytes)
+  return max
+}

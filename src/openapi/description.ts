@@ -1,0 +1,27 @@
+// The decisions clients code against, where API.md leaves room; rendered at the top of /docs.
+export const API_DESCRIPTION = `
+Anvil is a JSON-over-HTTPS API of developer utilities.
+
+**Envelope.** Success is \`{"ok": true, "data": {...}}\`; failure is
+\`{"error": {"type", "message", "code", "details"?}}\` with a stable \`ERR_*\` code. Every response carries
+\`Request-Id\` (yours, if you send a token of 8–128 characters from \`A-Za-z0-9._:-\`; otherwise ours).
+
+**Authentication.** \`Authorization: Bearer anvil_live_…\`. A 401 carries \`WWW-Authenticate: Bearer realm="anvil"\`.
+Malformed, unknown, revoked and expired keys all answer \`ERR_INVALID_API_KEY\`, so a response never tells an
+attacker which keys exist.
+
+**Limits.** Every keyed \`/v1\` response carries \`RateLimit-Policy\` and \`RateLimit\` (IETF httpapi draft-11
+structured fields) with these policies: \`"second"\` (the key's per-second cap), \`"workspace-second"\` (the
+workspace's), \`"month"\` (the workspace's monthly quota, window = the current UTC month in seconds) and, when the
+key has its own quota, \`"key-month"\`. \`t\` is the number of seconds until that window is full again (rate) or
+resets (month). Per-second caps are a token bucket of \`q\` tokens refilled continuously (GCRA), so a burst of \`q\`
+is allowed and then one request every \`1/q\` s. 429s carry \`Retry-After\` (integer seconds ≥ 1). Requests without
+a valid key (401), and endpoints that need none, carry no RateLimit headers: no policy applies to them.
+
+**Errors beyond API.md's table.** \`408 ERR_REQUEST_TIMEOUT\` when a request body does not arrive in time,
+\`400 ERR_BAD_REQUEST\` for malformed HTTP (bad URL encoding, bad Content-Length, oversized headers → 431),
+\`401 ERR_UNAUTHORIZED\` for a wrong admin token.
+
+**JSON bodies** must be UTF-8 (\`charset=utf-8\` allowed, any other charset is 415). A body over the plan's limit is
+refused from its \`Content-Length\` before it is read, or as soon as the streamed bytes pass the limit.
+`.trim()

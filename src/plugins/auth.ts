@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../errors.ts'
+import type { KeyVerifier } from '../keys/verify.ts'
+import { rateLimitHeaders } from '../limits/headers.ts'
+import { effectiveLimits, type PlanTable } from '../limits/plans.ts'
+import type { Metrics } from '../metrics.ts'
+import type { Store } from '../store/types.ts'
+
+export interface AuthOptions {
+  store: Store
+  verifier: KeyVerifier
+  plans: PlanTable
+  metrics: Metrics
+}
+
+function bearer(header: string | undefined): string | undefined {
+  if (!header) return undefined
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header)
+  return m ? m[1] : ''
+}
+
+function unavailable(): AppError {
+  return new AppError(
+    'ERR_UNAVAILABLE',
+    'The key and limit store is unreachable; retry shortly.',
+    undefined,
+    {
+      'retry-after': '1',
+    },
+  )
+}
+
+// onRequest, before any body byte is read: key → scope → limits (one store call) → headers.
+async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
+  const { store, verifier, plans, metrics } = options
+  app.decorateRequest('auth', null)
+
+  app.addHook('onRequest', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const family = request.routeOptions.config.family
+    if (!family) return
+    const raw = bearer(request.headers.authorization)
+    let result: Awaited<ReturnType<KeyVerifier['verify']>>
+    try {
+      result = await verifier.verify(raw)
+    } catch {
+      throw unavailable()
+    }
+    metrics.keyCache.inc({ result: result.cached ? 'hit' : 'miss' })
+    if (!result.valid) {
+      metrics.authFailures.inc({ reason: result.reason })
+      reply.header('www-authenticate', 'Bearer realm="anvil"')
+      throw new AppError(result.reason === 'missing' ? 'ERR_MISSING_API_KEY' : 'ERR_INVALID_API_KEY')
+    }
+    const { key, workspace } = result.lookup
+    if (!verifier.permits(result.lookup, family, request.ip)) {
+      metrics.authFailures.inc({ reason: 'scope' })
+      throw new AppError('ERR_KEY_SCOPE', `This key may not call the ${family} family from this address.`, {
+        family,
+      })
+    }
+    const limits = effectiveLimits(plans, workspace.plan, workspace.overrides)
+    const binary = request.headers['content-type']?.startsWith('application/octet-stream') === true
+    request.bodyLimit = binary ? limits.max_binary_bytes : limits.max_json_bytes
+
+    let decision: Awaited<ReturnType<Store['consume']>>
+    try {
+      decision = await store.consume({
+        workspaceId: workspace.id,
+        keyId: key.id,
+        keyRatePerSecond: limits.key_rate_per_second,
+        workspaceRatePerSecond: limits.workspace_rate_per_second,
+        monthlyQuota: limits.monthly_quota,
+        keyMonthlyQuota: key.monthly_quota,
+      })
+    } catch {
+      throw unavailable()
+    }
+    request.auth = { key, workspace, limits, decision }
+    const headers = rateLimitHeaders(decision)
+    reply.header('ratelimit-policy', headers.policy)
+    reply.header('ratelimit', headers.state)
+    if (!decision.allowed) {
+      const quota = decision.reason === 'quota' || decision.reason === 'key_quota'
+      metrics.limitRefusals.inc({ reason: quota ? 'quota' : 'rate', plan: workspace.plan })
+      reply.header('retry-after', String(decision.retryAfter))
+      throw new AppError(quota ? 'ERR_QUOTA_EXCEEDED' : 'ERR_RATE_LIMITED', undefined, {
+        policy: decision.reason,
+        retry_after_seconds: decision.retryAfter,
+      })
+    }
+  })
+}
+
+export const auth = fp(authPlugin, { name: 'anvil-auth', dependencies: ['anvil-body-parsers'] })

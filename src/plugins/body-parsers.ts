@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../errors.ts'
+import { jsonParseErrorOffset, locate } from '../lib/json-error.ts'
+
+export interface BodyParserOptions {
+  // limit for requests that carry no plan (admin API, console)
+  defaultLimit: number
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit })
+}
+
+function checkCharset(contentType: string | undefined): void {
+  const m = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')
+  if (m && !/^utf-?8$/i.test(m[1]!)) {
+    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8.', { charset: m[1] })
+  }
+}
+
+// The declared length is checked before a byte is read, and the running total while streaming,
+// so an oversized body is refused without being buffered.
+export function declaredTooLarge(request: FastifyRequest): void {
+  const declared = request.headers['content-length']
+  if (declared !== undefined && Number(declared) > request.bodyLimit) throw tooLarge(request.bodyLimit)
+}
+
+function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Buffer> {
+  const limit = request.bodyLimit
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    function onData(chunk: Buffer): void {
+      size += chunk.length
+      if (size > limit) {
+        cleanup()
+        reject(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    }
+    function onEnd(): void {
+      cleanup()
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    }
+    function onError(err: Error): void {
+      cleanup()
+      reject(err)
+    }
+    function cleanup(): void {
+      payload.removeListener('data', onData)
+      payload.removeListener('end', onEnd)
+      payload.removeListener('error', onError)
+    }
+    payload.on('data', onData)
+    payload.on('end', onEnd)
+    payload.on('error', onError)
+  })
+}
+
+async function parseJsonBody(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<unknown> {
+  checkCharset(request.headers['content-type'])
+  declaredTooLarge(request)
+  const text = (await readLimited(request, payload)).toString('utf8')
+  if (text.length === 0) throw new AppError('ERR_INVALID_JSON', 'The body is empty.', locate(text, 0))
+  try {
+    return JSON.parse(text)
+  } catch (err) {
+    throw new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(err, text)))
+  }
+}
+
+// Binary routes read the stream themselves (hashing it as it arrives); others refuse it.
+async function passOctetStream(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<unknown> {
+  if (!request.routeOptions.config.binary) {
+    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes application/json only.')
+  }
+  declaredTooLarge(request)
+  return payload
+}
+
+async function bodyParsersPlugin(app: FastifyInstance, options: BodyParserOptions): Promise<void> {
+  app.decorateRequest('bodyLimit', options.defaultLimit)
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', parseJsonBody)
+  app.addContentTypeParser('application/octet-stream', passOctetStream)
+}
+
+export const bodyParsers = fp(bodyParsersPlugin, { name: 'anvil-body-parsers' })

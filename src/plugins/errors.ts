@@ -1,0 +1,80 @@
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import { AppError, ERRORS, errorBody } from '../errors.ts'
+import { toAppError } from './error-mapping.ts'
+import { newRequestId } from './request-id.ts'
+
+// One error wrapper for every path: thrown errors, unknown routes (404), known paths with the wrong
+// method (405 with Allow), and failures below Fastify on the raw socket (timeouts, bad HTTP).
+async function errorsPlugin(app: FastifyInstance): Promise<void> {
+  const methods = FindMyWay({ ignoreTrailingSlash: false })
+  const seen = new Set<string>()
+  app.addHook('onRoute', function indexRouteMethods(route) {
+    for (const m of [route.method].flat()) {
+      const id = `${m} ${route.url}`
+      if (seen.has(id) || !route.url) continue
+      seen.add(id)
+      methods.on(m as HTTPMethod, route.url, () => {})
+    }
+  })
+
+  app.setErrorHandler(function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const appError = toAppError(error, request.bodyLimit)
+    const status = ERRORS[appError.code].status
+    if (status >= 500) request.log.error({ err: error, code: appError.code }, 'request failed')
+    if (appError.headers) reply.headers(appError.headers)
+    if ((status === 503 || status === 429) && !reply.hasHeader('retry-after'))
+      reply.header('retry-after', '1')
+    const message = status >= 500 && appError.code === 'ERR_INTERNAL' ? undefined : appError.message
+    return reply
+      .code(status)
+      .type('application/json')
+      .send(errorBody(appError.code, message, appError.details))
+  })
+
+  app.setNotFoundHandler(function sendNotFound(request, reply) {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed: string[] = []
+    for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+      if (methods.find(m, path)) allowed.push(m)
+    }
+    if (allowed.length > 0) {
+      throw new AppError(
+        'ERR_METHOD_NOT_ALLOWED',
+        `Use ${allowed.join(', ')} on this path.`,
+        { allowed },
+        {
+          allow: allowed.join(', '),
+        },
+      )
+    }
+    throw new AppError('ERR_NOT_FOUND', `No route for ${request.method} ${path}.`)
+  })
+}
+
+export const errorsHandling = fp(errorsPlugin, { name: 'anvil-errors' })
+
+const CLIENT_ERRORS: Record<string, { status: number; code: keyof typeof ERRORS; text: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'ERR_REQUEST_TIMEOUT', text: 'Request Timeout' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'ERR_BAD_REQUEST', text: 'Request Header Fields Too Large' },
+}
+
+// Node's 'clientError': the request never reached Fastify, so the envelope is written on the socket.
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const row = (err.code && CLIENT_ERRORS[err.code]) || {
+    status: 400,
+    code: 'ERR_BAD_REQUEST',
+    text: 'Bad Request',
+  }
+  const message = row.status === 431 ? 'The request headers are too large.' : undefined
+  const body = JSON.stringify(errorBody(row.code, message))
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${row.status} ${row.text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(err)
+}

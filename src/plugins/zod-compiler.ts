@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { z } from 'zod'
+import { AppError } from '../errors.ts'
+
+function isStream(value: unknown): boolean {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe === 'function'
+  )
+}
+
+export function issuesOf(error: z.ZodError, prefix?: string): { path: string; message: string }[] {
+  return error.issues.slice(0, 20).map((i) => ({
+    path: [prefix, ...i.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
+    message: i.message,
+  }))
+}
+
+// zod is the validator for every route part; responses are plain JSON.stringify (fast, no double work).
+async function zodCompilerPlugin(app: FastifyInstance): Promise<void> {
+  app.setValidatorCompiler(function compileZod({ schema, httpPart }) {
+    const zod = schema as unknown as z.ZodType
+    const prefix = httpPart === 'body' ? undefined : httpPart === 'querystring' ? 'query' : httpPart
+    return function validateWithZod(data: unknown) {
+      if (httpPart === 'body' && isStream(data)) return { value: data }
+      const r = zod.safeParse(data)
+      if (r.success) return { value: r.data }
+      const message =
+        httpPart === 'body' && (data === undefined || data === null || typeof data !== 'object')
+          ? 'The body must be a JSON object.'
+          : undefined
+      return { error: new AppError('ERR_VALIDATION', message, { issues: issuesOf(r.error, prefix) }) }
+    }
+  })
+  app.setSerializerCompiler(() => JSON.stringify)
+}
+
+export const zodCompiler = fp(zodCompilerPlugin, { name: 'anvil-zod' })

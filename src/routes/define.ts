@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { z } from 'zod'
+import type { ErrorCode } from '../errors.ts'
+
+type AnyZod = z.ZodType
+type Infer<T> = T extends AnyZod ? z.output<T> : undefined
+
+export interface RouteDoc {
+  operationId: string
+  summary: string
+  description?: string
+  tags: string[]
+  response: AnyZod
+  status?: 200 | 201 | 202
+  errors?: ErrorCode[]
+  binaryResponse?: boolean
+  security?: 'apiKey' | 'admin' | 'none'
+}
+
+export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  url: string
+  family?: string
+  binary?: boolean
+  body?: B
+  querystring?: Q
+  params?: P
+  response: R
+  handler: (ctx: {
+    body: Infer<B>
+    query: Infer<Q>
+    params: Infer<P>
+    request: FastifyRequest
+    reply: FastifyReply
+  }) => Promise<z.input<R> | FastifyReply> | z.input<R> | FastifyReply
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    doc?: RouteDoc
+  }
+}
+
+// Schemas first: zod validates the parts, the same schemas feed the OpenAPI document, and the
+// handler returns plain data that is wrapped in the success envelope here, once.
+export function defineRoute<
+  B extends AnyZod | undefined,
+  Q extends AnyZod | undefined,
+  P extends AnyZod | undefined,
+  R extends AnyZod,
+>(app: FastifyInstance, def: RouteDef<B, Q, P, R>): void {
+  const { method, url, family, binary, body, querystring, params, handler, ...doc } = def
+  const status = def.status ?? 200
+  const options: RouteOptions = {
+    method,
+    url,
+    schema: Object.fromEntries(
+      Object.entries({ body, querystring, params }).filter(([, v]) => v !== undefined),
+    ),
+    config: { family, binary, doc },
+    async handler(request, reply) {
+      const result = await handler({
+        body: request.body as Infer<B>,
+        query: request.query as Infer<Q>,
+        params: request.params as Infer<P>,
+        request,
+        reply,
+      })
+      if (result === reply) return reply
+      reply.code(status)
+      return { ok: true, data: result }
+    },
+  }
+  app.route(options)
+}

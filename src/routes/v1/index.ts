@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify'
+import { hashRoutes } from './hash.ts'
+
+// Every /v1 utility family, one plugin per file.
+export async function v1Routes(app: FastifyInstance): Promise<void> {
+  await app.register(hashRoutes)
+}

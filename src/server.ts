@@ -1,0 +1,83 @@
+import { mkdir } from 'node:fs/promises'
+import { buildAdminApp } from './admin-app.ts'
+import { resolveAdminToken } from './admin-token.ts'
+import { buildApp } from './app.ts'
+import { bootstrapIfEmpty } from './bootstrap.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import { openRuntime } from './runtime.ts'
+import { loadTls, selfSignedCertPath } from './tls.ts'
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+// config → resources → apps → listen; SIGTERM/SIGINT: stop accepting, drain, close, exit 0.
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
+  const runtime = await openRuntime(config)
+  const tls = await loadTls(config.tls, config.dataDir)
+  const admin = await resolveAdminToken(config.adminToken, config.dataDir)
+  const app = await buildApp(runtime, { tls })
+  const adminApp = await buildAdminApp(runtime, { adminToken: admin.token })
+
+  let closing = false
+  async function shutdown(signal: string): Promise<void> {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down: draining in-flight requests')
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    timer.unref()
+    await Promise.allSettled([app.close(), adminApp.close()])
+    await runtime.close()
+    clearTimeout(timer)
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+
+  const first = config.bootstrap ? await bootstrapIfEmpty(runtime.store, config.defaultPlan) : undefined
+  await app.listen({ port: config.port, host: config.host })
+  await adminApp.listen({ port: config.adminPort, host: config.adminHost })
+  const apiPort = (app.server.address() as { port: number }).port
+  const adminPort = (adminApp.server.address() as { port: number }).port
+  const base = `https://${hostForUrl(config.host)}:${apiPort}`
+  const lines = [
+    '',
+    `Anvil ${process.version} listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
+    `  docs:          ${base}/docs`,
+    `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,
+    `  data dir:      ${config.dataDir}`,
+  ]
+  if (tls.selfSigned)
+    lines.push(`  certificate:   self-signed, ${selfSignedCertPath(config.dataDir)} (${tls.fingerprint})`)
+  if (admin.generated)
+    lines.push(`  ADMIN_TOKEN:   ${admin.token}  (saved in ${config.dataDir}/admin-token.json)`)
+  if (first) {
+    const cacert = tls.selfSigned ? ` --cacert '${selfSignedCertPath(config.dataDir)}'` : ''
+    lines.push(
+      '',
+      `First API key (shown once; only its hash is stored), workspace ${first.workspaceId}:`,
+      `  ${first.key}`,
+      '',
+      'Try it:',
+      `  curl${cacert} ${base}/v1/hash/sha256 -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
+    )
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`)
+}
+
+await main()

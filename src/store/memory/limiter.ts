@@ -1,0 +1,71 @@
+import { gcra, gcraPeek } from '../../limits/gcra.ts'
+import { monthLengthSeconds, secondsToMonthEnd } from '../../limits/month.ts'
+import type { ConsumeRequest, LimitDecision, PolicyState } from '../types.ts'
+
+export interface Counters {
+  workspaceMonth: number
+  keyMonth: number
+}
+
+// Decides key rate, workspace rate and monthly quotas together; nothing is charged unless all admit.
+// Returns the decision plus the state to commit (the caller commits only when allowed).
+export function decide(
+  req: ConsumeRequest,
+  now: number,
+  tats: { key: number | undefined; workspace: number | undefined },
+  counters: Counters,
+): { decision: LimitDecision; keyTat: number; workspaceTat: number } {
+  const keyRate = gcra(tats.key, now, req.keyRatePerSecond)
+  const wsRate = gcra(tats.workspace, now, req.workspaceRatePerSecond)
+  const monthEnd = secondsToMonthEnd(now)
+  const monthWindow = monthLengthSeconds(now)
+  const quotaOk = counters.workspaceMonth < req.monthlyQuota
+  const keyQuotaOk = req.keyMonthlyQuota === null || counters.keyMonth < req.keyMonthlyQuota
+  const allowed = keyRate.allowed && wsRate.allowed && quotaOk && keyQuotaOk
+  const reason: LimitDecision['reason'] = !quotaOk
+    ? 'quota'
+    : !keyQuotaOk
+      ? 'key_quota'
+      : !keyRate.allowed
+        ? 'key_rate'
+        : !wsRate.allowed
+          ? 'workspace_rate'
+          : null
+
+  const keyState = allowed ? keyRate : gcraPeek(tats.key, now, req.keyRatePerSecond)
+  const wsState = allowed ? wsRate : gcraPeek(tats.workspace, now, req.workspaceRatePerSecond)
+  const charged = allowed ? 1 : 0
+  const rate = (r: typeof keyRate, limit: number): PolicyState => ({
+    limit,
+    remaining: r.remaining,
+    reset: r.reset,
+    window: 1,
+  })
+  const decision: LimitDecision = {
+    allowed,
+    reason,
+    retryAfter: allowed
+      ? 0
+      : reason === 'quota' || reason === 'key_quota'
+        ? monthEnd
+        : Math.max(keyRate.retryAfter, wsRate.retryAfter, 1),
+    keySecond: rate(keyState, req.keyRatePerSecond),
+    workspaceSecond: rate(wsState, req.workspaceRatePerSecond),
+    month: {
+      limit: req.monthlyQuota,
+      remaining: Math.max(0, req.monthlyQuota - counters.workspaceMonth - charged),
+      reset: monthEnd,
+      window: monthWindow,
+    },
+    keyMonth:
+      req.keyMonthlyQuota === null
+        ? null
+        : {
+            limit: req.keyMonthlyQuota,
+            remaining: Math.max(0, req.keyMonthlyQuota - counters.keyMonth - charged),
+            reset: monthEnd,
+            window: monthWindow,
+          },
+  }
+  return { decision, keyTat: keyState.tat, workspaceTat: wsState.tat }
+}

@@ -1,0 +1,142 @@
+import type { KeyMode } from '../keys/format.ts'
+import type { PlanName, PlanOverrides } from '../limits/plans.ts'
+
+export interface Workspace {
+  id: string
+  name: string
+  plan: PlanName
+  overrides: PlanOverrides
+  created_at: string
+}
+
+export interface Project {
+  id: string
+  workspace_id: string
+  name: string
+  created_at: string
+}
+
+export interface Environment {
+  id: string
+  workspace_id: string
+  project_id: string
+  name: string
+  mode: KeyMode
+  created_at: string
+}
+
+export interface ApiKeyRecord {
+  id: string
+  workspace_id: string
+  project_id: string
+  environment_id: string
+  mode: KeyMode
+  hash: string
+  prefix: string
+  name: string | null
+  families: string[] | null
+  allowed_cidrs: string[] | null
+  expires_at: string | null
+  monthly_quota: number | null
+  revoked_at: string | null
+  rotated_to: string | null
+  created_at: string
+}
+
+export interface KeyLookup {
+  key: ApiKeyRecord
+  workspace: Workspace
+}
+
+// Everything the limiter needs for one request, decided in one call (one Lua script on Redis).
+export interface ConsumeRequest {
+  workspaceId: string
+  keyId: string
+  keyRatePerSecond: number
+  workspaceRatePerSecond: number
+  monthlyQuota: number
+  keyMonthlyQuota: number | null
+}
+
+export interface PolicyState {
+  limit: number
+  remaining: number
+  // seconds until the window is fully replenished (rate) or resets (month)
+  reset: number
+  window: number
+}
+
+export type RefusalReason = 'key_rate' | 'workspace_rate' | 'quota' | 'key_quota'
+
+export interface LimitDecision {
+  allowed: boolean
+  reason: RefusalReason | null
+  retryAfter: number
+  keySecond: PolicyState
+  workspaceSecond: PolicyState
+  month: PolicyState
+  keyMonth: PolicyState | null
+}
+
+export interface UsageCounts {
+  requests: number
+  refused_rate: number
+  refused_quota: number
+}
+
+export interface Usage {
+  month: string
+  workspace: UsageCounts
+  keys: Record<string, UsageCounts>
+  daily: Record<string, number>
+}
+
+export type StoreEvent = { type: 'key'; hash: string } | { type: 'workspace'; id: string }
+
+export interface NewKey {
+  workspace_id: string
+  project_id: string
+  environment_id: string
+  mode: KeyMode
+  hash: string
+  prefix: string
+  name: string | null
+  families: string[] | null
+  allowed_cidrs: string[] | null
+  expires_at: string | null
+  monthly_quota: number | null
+}
+
+export interface Store {
+  readonly kind: 'memory' | 'redis'
+  ready(): Promise<boolean>
+  close(): Promise<void>
+  // Invalidation events for in-process caches (revocation, rotation, plan changes).
+  subscribe(listener: (event: StoreEvent) => void): () => void
+
+  createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace>
+  getWorkspace(id: string): Promise<Workspace | undefined>
+  updateWorkspace(
+    id: string,
+    patch: { plan?: PlanName; overrides?: PlanOverrides },
+  ): Promise<Workspace | undefined>
+  listWorkspaces(): Promise<Workspace[]>
+
+  // Get-or-create by name, so "project: default, environment: production" just works.
+  ensureProject(workspaceId: string, name: string): Promise<Project>
+  ensureEnvironment(projectId: string, name: string, mode: KeyMode): Promise<Environment>
+  listProjects(workspaceId: string): Promise<Project[]>
+  listEnvironments(projectId: string): Promise<Environment[]>
+
+  createKey(input: NewKey): Promise<ApiKeyRecord>
+  getKey(id: string): Promise<ApiKeyRecord | undefined>
+  lookupKey(hash: string): Promise<KeyLookup | undefined>
+  updateKey(
+    id: string,
+    patch: Partial<Pick<ApiKeyRecord, 'revoked_at' | 'expires_at' | 'rotated_to'>>,
+  ): Promise<ApiKeyRecord | undefined>
+  listKeys(workspaceId: string): Promise<ApiKeyRecord[]>
+
+  consume(request: ConsumeRequest): Promise<LimitDecision>
+  usage(workspaceId: string, month?: string): Promise<Usage>
+}
