@@ -34,7 +34,7 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       .send(errorBody(appError.code, message, appError.details))
   })
 
-  app.setNotFoundHandler(function sendNotFound(request, reply) {
+  app.setNotFoundHandler(function sendNotFound(request) {
     const path = request.url.split('?')[0] ?? '/'
     const allowed: string[] = []
     for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {

@@ -4,7 +4,10 @@ import { ALGORITHMS, hash } from '../../src/ops/hash.ts'
 // FIPS 180-4 and FIPS 202 examples ("" and "abc"), RFC 1321 for md5.
 const VECTORS: Record<string, { empty: string; abc: string }> = {
   md5: { empty: 'd41d8cd98f00b204e9800998ecf8427e', abc: '900150983cd24fb0d6963f7d28e17f72' },
-  sha1: { empty: 'da39a3ee5e6b4b0d3255bfef95601890afd80709', abc: 'a9993e364706816aba3e25717850c26c9cd0d89d' },
+  sha1: {
+    empty: 'da39a3ee5e6b4b0d3255bfef95601890afd80709',
+    abc: 'a9993e364706816aba3e25717850c26c9cd0d89d',
+  },
   sha224: {
     empty: 'd14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f',
     abc: '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7',
@@ -65,12 +68,7 @@ describe('hash vectors', () => {
 
   it('every algorithm of API.md is offered', () => {
     const names = ALGORITHMS.map((a) => a.name)
-    for (const required of [
-      ...Object.keys(VECTORS),
-      'blake2b512',
-      'blake2s256',
-      'sm3',
-    ]) {
+    for (const required of [...Object.keys(VECTORS), 'blake2b512', 'blake2s256', 'sm3']) {
       expect(names).toContain(required)
     }
     expect(ALGORITHMS.find((a) => a.name === 'md5')?.secure).toBe(false)
@@ -85,7 +83,9 @@ describe('hash vectors', () => {
   })
 
   it('encodings: hex and base64 input, base64url output', () => {
-    expect(hash({ algorithm: 'sha256', input: '616263', input_encoding: 'hex' }).digest).toBe(VECTORS.sha256!.abc)
+    expect(hash({ algorithm: 'sha256', input: '616263', input_encoding: 'hex' }).digest).toBe(
+      VECTORS.sha256!.abc,
+    )
     expect(hash({ algorithm: 'sha256', input: 'YWJj', input_encoding: 'base64' }).input_bytes).toBe(3)
     expect(hash({ algorithm: 'sha256', input: 'abc', output_encoding: 'base64url' }).digest).toBe(
       Buffer.from(VECTORS.sha256!.abc, 'hex').toString('base64url'),
@@ -102,13 +102,19 @@ describe('hash vectors', () => {
 
   it('refuses a lone surrogate with its position', () => {
     expect(() => hash({ algorithm: 'sha256', input: 'ab\ud800c' })).toThrowError(
-      expect.objectContaining({ code: 'ERR_INVALID_ENCODING', details: expect.objectContaining({ position: 2 }) }),
+      expect.objectContaining({
+        code: 'ERR_INVALID_ENCODING',
+        details: expect.objectContaining({ position: 2 }),
+      }),
     )
   })
 
   it('refuses bad hex with its position, unknown algorithms, and length on fixed-size digests', () => {
     expect(() => hash({ algorithm: 'sha256', input: 'abzz', input_encoding: 'hex' })).toThrowError(
-      expect.objectContaining({ code: 'ERR_INVALID_ENCODING', details: expect.objectContaining({ position: 2 }) }),
+      expect.objectContaining({
+        code: 'ERR_INVALID_ENCODING',
+        details: expect.objectContaining({ position: 2 }),
+      }),
     )
     expect(() => hash({ algorithm: 'nope', input: '' })).toThrowError(
       expect.objectContaining({ code: 'ERR_UNSUPPORTED_ALGORITHM' }),

@@ -23,7 +23,11 @@ describe('/v1/hash', () => {
   })
 
   it('accepts upper-case algorithm names and a charset parameter', async () => {
-    const res = await t.post('/v1/hash/SHA256', { input: 'abc' }, { 'content-type': 'application/json; charset=UTF-8' })
+    const res = await t.post(
+      '/v1/hash/SHA256',
+      { input: 'abc' },
+      { 'content-type': 'application/json; charset=UTF-8' },
+    )
     expect(res.statusCode).toBe(200)
     expect(res.json().data.algorithm).toBe('sha256')
   })
@@ -36,7 +40,10 @@ describe('/v1/hash', () => {
       payload: Buffer.from('abc'),
     })
     expect(res.statusCode).toBe(200)
-    expect(res.json().data).toMatchObject({ digest: 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=', input_bytes: 3 })
+    expect(res.json().data).toMatchObject({
+      digest: 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+      input_bytes: 3,
+    })
   })
 
   it('answers raw digest bytes for Accept: application/octet-stream', async () => {
@@ -70,6 +77,9 @@ describe('/v1/hash', () => {
     expect(bad.statusCode).toBe(400)
     const err = bad.json().error
     expect(err.code).toBe('ERR_VALIDATION')
-    expect(err.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(['input', 'output_encoding'])
+    expect(err.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'input',
+      'output_encoding',
+    ])
   })
 })
