@@ -60,7 +60,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance
   if (options.tls) {
     // the HTTP/1.1 side of the HTTP/2 server: a body that trickles in longer than this is a 408
-    Object.assign(app.server, { requestTimeout: config.requestTimeoutMs, headersTimeout: 30_000 })
+    // (Node checks these deadlines every connectionsCheckingInterval, so that bounds the lateness)
+    Object.assign(app.server, {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(30_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
+    })
   }
 
   const routes = collectRoutes(app)

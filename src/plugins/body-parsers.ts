@@ -63,7 +63,8 @@ async function parseJsonBody(request: FastifyRequest, payload: NodeJS.ReadableSt
   checkCharset(request.headers['content-type'])
   declaredTooLarge(request)
   const text = (await readLimited(request, payload)).toString('utf8')
-  if (text.length === 0) throw new AppError('ERR_INVALID_JSON', 'The body is empty.', locate(text, 0))
+  // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
+  if (text.length === 0) return undefined
   try {
     return JSON.parse(text)
   } catch (err) {

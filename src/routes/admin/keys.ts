@@ -81,7 +81,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     summary: 'Issue a replacement key; the old one lives for grace_seconds (0 = revoked now)',
     tags,
     params: idParams,
-    body: rotateBody.optional().transform((b) => b ?? { grace_seconds: 86400 }),
+    body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
     response: keyCreatedSchema.extend({ replaces: keySchema }),
     errors: ['ERR_NOT_FOUND'],
     handler: async ({ params, body }) => {
