@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+export interface ServerProcess {
+  child: ChildProcess
+  output: () => string
+  url: string
+  adminUrl: string
+  firstKey: string | undefined
+  ca: string
+  exited: Promise<number | null>
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname
+
+// Runs `node src/server.ts` as `npm start` does, on ephemeral ports, and waits for its banner.
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['src/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  child.stdout!.on('data', (c: Buffer) => {
+    out += c.toString()
+  })
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString()
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000)
+    const check = () => {
+      if (/metrics\/admin: /.test(out) && /\n\n$/.test(out)) {
+        clearTimeout(timer)
+        child.stdout!.off('data', check)
+        resolve()
+      }
+    }
+    child.stdout!.on('data', check)
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code}:\n${out}`))
+    })
+  })
+  const url = /listening on (https:\/\/\S+)/.exec(out)![1]!.replace('localhost', '127.0.0.1')
+  const adminUrl = /metrics\/admin: (http:\/\/\S+)\/metrics/.exec(out)![1]!
+  const firstKey = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(out)?.[1]
+  const ca = await readFile(join(env.DATA_DIR ?? join(ROOT, '.data'), 'tls', 'cert.pem'), 'utf8')
+  return {
+    child,
+    output: () => out,
+    url,
+    adminUrl,
+    firstKey,
+    ca,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
