@@ -1,0 +1,58 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { hashKey } from '../../src/keys/format.ts'
+import { createApiKey, revokeApiKey } from '../../src/keys/service.ts'
+import { MemoryStore } from '../../src/store/memory/memory-store.ts'
+
+describe('embedded store persistence', () => {
+  let dir: string
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'anvil-store-'))
+  })
+  afterEach(() => rm(dir, { recursive: true, force: true }))
+
+  it('reloads workspaces, keys (hashes only), revocations and usage after a restart', async () => {
+    const a = await MemoryStore.open({ dataDir: dir })
+    const ws = await a.createWorkspace({ name: 'acme', plan: 'pro' })
+    await a.updateWorkspace(ws.id, { overrides: { monthly_quota: 42 } })
+    const live = await createApiKey(a, { workspace_id: ws.id, name: 'live' })
+    const gone = await createApiKey(a, { workspace_id: ws.id, name: 'gone' })
+    if (!live.ok || !gone.ok) throw new Error('create failed')
+    await revokeApiKey(a, gone.record.id, Date.now())
+    await a.consume({
+      workspaceId: ws.id,
+      keyId: live.record.id,
+      keyRatePerSecond: 10,
+      workspaceRatePerSecond: 10,
+      monthlyQuota: 42,
+      keyMonthlyQuota: null,
+    })
+    await a.close()
+
+    const file = await readFile(join(dir, 'store.json'), 'utf8')
+    expect(file).not.toContain(live.key)
+    expect(file).toContain(hashKey(live.key))
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+
+    const b = await MemoryStore.open({ dataDir: dir })
+    const found = await b.lookupKey(hashKey(live.key))
+    expect(found?.workspace).toMatchObject({ id: ws.id, plan: 'pro', overrides: { monthly_quota: 42 } })
+    expect((await b.lookupKey(hashKey(gone.key)))?.key.revoked_at).toEqual(expect.any(String))
+    expect((await b.usage(ws.id)).workspace.requests).toBe(1)
+    expect(await b.listProjects(ws.id)).toHaveLength(1)
+    await b.close()
+  })
+
+  it('concurrent changes all reach the file (writes are serialised and coalesced)', async () => {
+    const a = await MemoryStore.open({ dataDir: dir })
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => a.createWorkspace({ name: `w${i}`, plan: 'free' })),
+    )
+    const b = await MemoryStore.open({ dataDir: dir })
+    expect(await b.listWorkspaces()).toHaveLength(50)
+    await a.close()
+    await b.close()
+  })
+})
