@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { loggerOptions } from './app.ts'
+import { loggerOptions } from './logger.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling } from './plugins/errors.ts'
@@ -16,7 +16,7 @@ export async function buildAdminApp(
   options: { adminToken: string; logger?: FastifyServerOptions['logger'] },
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(runtime.config.logLevel),
+    logger: options.logger ?? loggerOptions(runtime.config.logLevel, runtime.logSink.stream),
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     genReqId,
     requestIdHeader: false,

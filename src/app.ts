@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
@@ -20,30 +21,11 @@ export interface AppOptions {
 
 const MiB = 1024 * 1024
 
-export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
-  return {
-    level,
-    ...(stream ? { stream } : {}),
-    // belt and braces: nothing logs headers or bodies, and these paths are cut if anything ever does
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'headers.authorization',
-        'headers.cookie',
-        'body',
-        'req.body',
-      ],
-      censor: '[redacted]',
-    },
-  }
-}
-
 // The public API: plugins first, then routes. Never listens; server.ts does.
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = runtime
   const serverOptions: FastifyServerOptions & { http2?: boolean; https?: unknown } = {
-    logger: options.logger ?? loggerOptions(config.logLevel),
+    logger: options.logger ?? loggerOptions(config.logLevel, runtime.logSink.stream),
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     genReqId,
     requestIdHeader: false,

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts'
 import { KeyVerifier } from './keys/verify.ts'
+import { type LogSink, openLogSink } from './logger.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { MemoryStore } from './store/memory/memory-store.ts'
 import type { Store } from './store/types.ts'
@@ -10,6 +11,7 @@ export interface Runtime {
   store: Store
   verifier: KeyVerifier
   metrics: Metrics
+  logSink: LogSink
   clock: () => number
   close(): Promise<void>
 }
@@ -28,15 +30,18 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     clock,
   })
   const metrics = createMetrics()
+  const logSink = openLogSink()
   return {
     config,
     store,
     verifier,
     metrics,
+    logSink,
     clock,
     async close() {
       verifier.close()
       await store.close()
+      logSink.flush()
     },
   }
 }

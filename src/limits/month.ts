@@ -1,24 +1,37 @@
-// Quotas run on UTC calendar months.
-export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7)
+// Quotas run on UTC calendar months. The boundaries are computed once per month, not per request.
+export interface MonthInfo {
+  month: string
+  start: number
+  end: number
+  lengthSeconds: number
 }
 
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
-}
+let cached: MonthInfo = computeMonth(0)
 
-export function monthBounds(ms: number): { start: number; end: number } {
+function computeMonth(ms: number): MonthInfo {
   const d = new Date(ms)
   const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
   const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-  return { start, end }
+  return { month: d.toISOString().slice(0, 7), start, end, lengthSeconds: (end - start) / 1000 }
+}
+
+export function monthInfo(ms: number): MonthInfo {
+  if (ms < cached.start || ms >= cached.end) cached = computeMonth(ms)
+  return cached
+}
+
+export function monthOf(ms: number): string {
+  return monthInfo(ms).month
+}
+
+export function dayOf(ms: number): string {
+  return `${monthInfo(ms).month}-${String(new Date(ms).getUTCDate()).padStart(2, '0')}`
 }
 
 export function secondsToMonthEnd(ms: number): number {
-  return Math.max(1, Math.ceil((monthBounds(ms).end - ms) / 1000))
+  return Math.max(1, Math.ceil((monthInfo(ms).end - ms) / 1000))
 }
 
 export function monthLengthSeconds(ms: number): number {
-  const { start, end } = monthBounds(ms)
-  return (end - start) / 1000
+  return monthInfo(ms).lengthSeconds
 }

@@ -3,9 +3,9 @@ import fp from 'fastify-plugin'
 import { AppError } from '../errors.ts'
 import type { KeyVerifier } from '../keys/verify.ts'
 import { rateLimitHeaders } from '../limits/headers.ts'
-import { effectiveLimits, type PlanTable } from '../limits/plans.ts'
+import { effectiveLimits, type PlanLimits, type PlanTable } from '../limits/plans.ts'
 import type { Metrics } from '../metrics.ts'
-import type { Store } from '../store/types.ts'
+import type { Store, Workspace } from '../store/types.ts'
 
 export interface AuthOptions {
   store: Store
@@ -35,6 +35,8 @@ function unavailable(): AppError {
 async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
   const { store, verifier, plans, metrics } = options
   app.decorateRequest('auth', null)
+  // keyed by the cached workspace object, which is replaced whenever the store says it changed
+  const limitsOf = new WeakMap<Workspace, PlanLimits>()
 
   app.addHook('onRequest', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const family = request.routeOptions.config.family
@@ -59,7 +61,11 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
         family,
       })
     }
-    const limits = effectiveLimits(plans, workspace.plan, workspace.overrides)
+    let limits = limitsOf.get(workspace)
+    if (!limits) {
+      limits = effectiveLimits(plans, workspace.plan, workspace.overrides)
+      limitsOf.set(workspace, limits)
+    }
     const binary = request.headers['content-type']?.startsWith('application/octet-stream') === true
     request.bodyLimit = binary ? limits.max_binary_bytes : limits.max_json_bytes
 

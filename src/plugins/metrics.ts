@@ -8,21 +8,35 @@ async function metricsPlugin(
   options: { metrics: Metrics; accessLog: boolean },
 ): Promise<void> {
   const { metrics, accessLog } = options
-  app.addHook('onResponse', async function recordRequest(request, reply) {
-    const labels = {
-      route: request.routeOptions.url ?? 'unmatched',
-      method: request.method,
-      status_class: `${Math.floor(reply.statusCode / 100)}xx`,
-      plan: request.auth?.workspace.plan ?? 'none',
+  // label sets are few (routes × methods × status classes × plans): resolve each child once
+  const children = new Map<string, { inc(): void; observe(v: number): void }>()
+  function childFor(route: string, method: string, statusClass: string, plan: string) {
+    const id = `${route}|${method}|${statusClass}|${plan}`
+    let child = children.get(id)
+    if (!child) {
+      const labels = { route, method, status_class: statusClass, plan }
+      const counter = metrics.requests.labels(labels)
+      const histogram = metrics.duration.labels(labels)
+      child = { inc: () => counter.inc(), observe: (v) => histogram.observe(v) }
+      children.set(id, child)
     }
-    const seconds = reply.elapsedTime / 1000
-    metrics.requests.inc(labels)
-    metrics.duration.observe(labels, seconds)
+    return child
+  }
+  app.addHook('onResponse', async function recordRequest(request, reply) {
+    const route = request.routeOptions.url ?? 'unmatched'
+    const child = childFor(
+      route,
+      request.method,
+      `${Math.floor(reply.statusCode / 100)}xx`,
+      request.auth?.workspace.plan ?? 'none',
+    )
+    child.inc()
+    child.observe(reply.elapsedTime / 1000)
     if (accessLog) {
       request.log.info(
         {
           method: request.method,
-          route: labels.route,
+          route,
           status: reply.statusCode,
           ms: Math.round(reply.elapsedTime * 100) / 100,
           workspace: request.auth?.workspace.id,

@@ -1,10 +1,14 @@
 import type { IncomingMessage } from 'node:http'
-import { randomBase62 } from '../keys/base62.ts'
+import { randomBase62, toBase62 } from '../keys/base62.ts'
 
 const SANE = /^[A-Za-z0-9._:-]{8,128}$/
+// A random per-process prefix and a counter: unique across gateways, and no crypto call per request.
+const PREFIX = `req_${randomBase62(14)}`
+let counter = 0
 
 export function newRequestId(): string {
-  return `req_${randomBase62(20)}`
+  counter = (counter + 1) % 56_800_235_584 // 62^6
+  return PREFIX + toBase62(counter, 6)
 }
 
 // Fastify's genReqId: the client's Request-Id when it is a sane token, else a fresh one.

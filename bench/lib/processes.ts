@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+
+export interface Running {
+  url: string
+  child: ChildProcess
+  output(): string
+  stop(): Promise<void>
+}
+
+// Starts a Node script and waits until its output matches `ready` (whose first group is the URL).
+export async function startNode(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<Running> {
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const onData = (c: Buffer) => {
+    out += c.toString()
+  }
+  // keep draining so a chatty child never blocks on a full pipe
+  child.stdout!.on('data', onData)
+  child.stderr!.on('data', onData)
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = ready.exec(out)
+      if (m) {
+        clearInterval(timer)
+        resolve(m[1]!)
+      }
+    }, 20)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`${script} exited with ${code}:\n${out}`))
+    })
+  })
+  return {
+    url,
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+export interface Gateway extends Running {
+  key: string
+  adminUrl: string
+  adminToken: string
+}
+
+// The real gateway (`npm start`'s entry) on a scratch DATA_DIR, its first workspace's limits raised
+// so the benchmark measures the gateway's work, not its refusals.
+export async function startGateway(env: Record<string, string> = {}): Promise<Gateway> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'))
+  const adminToken = 'bench-admin-token-0123456789'
+  const running = await startNode(
+    'src/server.ts',
+    {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      ADMIN_PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_TOKEN: adminToken,
+      DEFAULT_PLAN: 'business',
+      ...env,
+    },
+    /Try it:\n.*(https:\/\/127\.0\.0\.1:\d+)/,
+  )
+  const out = running.output()
+  const key = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(out)![1]!
+  const workspace = /workspace (ws_[0-9A-Za-z]+)/.exec(out)![1]!
+  const adminUrl = /metrics\/admin: (http:\/\/\S+)\/metrics/.exec(out)![1]!
+  const res = await fetch(`${adminUrl}/admin/workspaces/${workspace}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      overrides: {
+        monthly_quota: 2_000_000_000,
+        key_rate_per_second: 1_000_000,
+        workspace_rate_per_second: 1_000_000,
+      },
+    }),
+  })
+  if (!res.ok) throw new Error(`raising limits failed: ${await res.text()}`)
+  return {
+    ...running,
+    key,
+    adminUrl,
+    adminToken,
+    async stop() {
+      await running.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
