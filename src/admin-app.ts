@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { loggerOptions } from './logger.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
-import { clientErrorHandler, errorsHandling } from './plugins/errors.ts'
+import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { genReqId } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
 import { adminKeyRoutes } from './routes/admin/keys.ts'
@@ -21,6 +21,7 @@ export async function buildAdminApp(
     genReqId,
     requestIdHeader: false,
     clientErrorHandler,
+    frameworkErrors,
     forceCloseConnections: 'idle',
   })
   app.addHook('onRequest', async function sendRequestId(request, reply) {

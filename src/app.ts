@@ -3,7 +3,7 @@ import { loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
-import { clientErrorHandler, errorsHandling } from './plugins/errors.ts'
+import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { metricsHooks } from './plugins/metrics.ts'
 import { genReqId } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
@@ -33,6 +33,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     clientErrorHandler,
+    frameworkErrors,
     routerOptions: { maxParamLength: 200 },
   }
   if (options.tls) {

@@ -63,6 +63,7 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The request was not received in time.',
   },
+  ERR_URI_TOO_LONG: { status: 414, type: 'invalid_request', message: 'A path segment is too long.' },
   ERR_PAYLOAD_TOO_LARGE: {
     status: 413,
     type: 'invalid_request',

@@ -1,5 +1,11 @@
 import type { Socket } from 'node:net'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError, ERRORS, errorBody } from '../errors.ts'
@@ -77,4 +83,20 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
     )
   }
   socket.destroy(err)
+}
+
+// Failures Fastify meets while routing, before any hook runs (a malformed %-escape, an over-long path
+// parameter): same envelope, same Request-Id header.
+export const frameworkErrors: FastifyServerOptions['frameworkErrors'] = function sendFrameworkError(
+  error,
+  request,
+  reply,
+) {
+  const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'ERR_URI_TOO_LONG' : 'ERR_BAD_REQUEST'
+  const message = code === 'ERR_BAD_REQUEST' ? 'The URL is malformed.' : undefined
+  void (reply as unknown as FastifyReply)
+    .code(ERRORS[code].status)
+    .header('request-id', request.id)
+    .type('application/json')
+    .send(errorBody(code, message))
 }

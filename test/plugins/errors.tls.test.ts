@@ -321,3 +321,24 @@ describe('503 ERR_UNAVAILABLE when the store fails', () => {
     }
   })
 })
+
+describe('routing failures before any hook', () => {
+  it('a malformed %-escape and an over-long path parameter get the envelope', async () => {
+    const t = await startTestApp()
+    try {
+      const bad = await t.app.inject({
+        method: 'POST',
+        url: '/v1/hash/%zz',
+        headers: { authorization: `Bearer ${t.key}` },
+      })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().error.code).toBe('ERR_BAD_REQUEST')
+      expect(bad.headers['request-id']).toMatch(/^req_/)
+      const long = await t.app.inject({ method: 'POST', url: `/v1/hash/${'a'.repeat(500)}` })
+      expect(long.statusCode).toBe(414)
+      expect(long.json().error.code).toBe('ERR_URI_TOO_LONG')
+    } finally {
+      await t.close()
+    }
+  })
+})
