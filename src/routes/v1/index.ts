@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { hashRoutes } from './hash.ts'
+import { hmacRoutes } from './hmac.ts'
+import { jwtRoutes } from './jwt.ts'
 import { urlRoutes } from './url.ts'
 
 // Every /v1 utility family, one plugin per file.
 export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(hashRoutes)
   await app.register(urlRoutes)
+  await app.register(hmacRoutes)
+  await app.register(jwtRoutes)
 }
