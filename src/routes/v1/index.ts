@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { hashRoutes } from './hash.ts'
 import { hmacRoutes } from './hmac.ts'
+import { idRoutes } from './id.ts'
 import { jwtRoutes } from './jwt.ts'
+import { timeRoutes } from './time.ts'
 import { urlRoutes } from './url.ts'
 
 // Every /v1 utility family, one plugin per file.
@@ -10,4 +12,6 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(urlRoutes)
   await app.register(hmacRoutes)
   await app.register(jwtRoutes)
+  await app.register(timeRoutes)
+  await app.register(idRoutes)
 }

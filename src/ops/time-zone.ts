@@ -1,0 +1,85 @@
+import { AppError } from '../errors.ts'
+import { floorDiv, NS_PER_SECOND } from './time-civil.ts'
+
+// Every zone lookup goes through Intl with an explicit timeZone: the host's TZ is never consulted.
+// Intl accepts IANA names (case-insensitive, links such as US/Eastern) and fixed offsets (±hh, ±hhmm, ±hh:mm).
+
+const MAX_NAME = 64
+const CACHE_LIMIT = 512
+const MAX_MS = 8.64e15
+const DAY_MS = 86_400_000
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatter(name: string): Intl.DateTimeFormat {
+  const cached = formatters.get(name)
+  if (cached) return cached
+  let created: Intl.DateTimeFormat
+  try {
+    if (name.length > MAX_NAME) throw new RangeError('too long')
+    created = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'longOffset' })
+  } catch {
+    throw new AppError(
+      'ERR_INVALID_TIMEZONE',
+      `Unknown time zone "${name.slice(0, MAX_NAME)}": use an IANA name such as "America/New_York" or a fixed offset such as "+05:30"`,
+      { timezone: name.slice(0, MAX_NAME) },
+    )
+  }
+  // Bounded: the names come from clients.
+  if (formatters.size >= CACHE_LIMIT) formatters.clear()
+  formatters.set(name, created)
+  return created
+}
+
+// The zone's identifier. Intl canonicalises to ICU's legacy names (Asia/Kolkata → Asia/Calcutta), which
+// would surprise clients, so the name as sent is kept unless Intl's differs only by letter case
+// ("america/new_york" → "America/New_York"), the name was all lower case, or it is an offset
+// ("-0800" → "-08:00").
+export function resolveTimeZone(name: string): string {
+  const resolved = formatter(name).resolvedOptions().timeZone
+  const lower = name.toLowerCase()
+  if (/^[+-]/.test(name) || resolved.toLowerCase() === lower || name === lower) return resolved
+  return name
+}
+
+const OFFSET = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/
+
+// UTC offset in seconds at an instant; local mean time offsets before standard time have seconds.
+export function offsetSecondsAt(name: string, epochMs: number): number {
+  const clamped = Math.min(MAX_MS, Math.max(-MAX_MS, epochMs))
+  const part = formatter(name)
+    .formatToParts(clamped)
+    .find((p) => p.type === 'timeZoneName')
+  const m = OFFSET.exec(part?.value ?? '')
+  if (!m) throw new Error(`Unexpected offset format from Intl: ${part?.value}`)
+  if (m[1] === undefined) return 0
+  const seconds = Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4] ?? 0)
+  return m[1] === '-' ? -seconds : seconds
+}
+
+export function offsetSecondsAtNs(name: string, ns: bigint): number {
+  return offsetSecondsAt(name, Number(floorDiv(ns, 1_000_000n)))
+}
+
+// A wall-clock time in a zone → the instant. Like Temporal's "compatible" disambiguation: a time
+// repeated by a backward transition is its earlier occurrence; a time skipped by a forward transition
+// is read with the offset in force before it, which lands after the gap (02:30 → 03:30 on a
+// spring-forward night in New York).
+export function instantFromWall(name: string, wall: bigint): bigint {
+  const wallMs = Number(floorDiv(wall, 1_000_000n))
+  const before = offsetSecondsAt(name, wallMs - DAY_MS)
+  const after = offsetSecondsAt(name, wallMs + DAY_MS)
+  const valid = [before, after].filter((o) => offsetSecondsAt(name, wallMs - o * 1000) === o)
+  // the larger offset gives the earlier instant
+  const chosen = valid.length > 0 ? Math.max(...valid) : before
+  return wall - BigInt(chosen) * NS_PER_SECOND
+}
+
+export function formatOffset(seconds: number, colon = true): string {
+  const sign = seconds < 0 ? '-' : '+'
+  const abs = Math.abs(seconds)
+  const hh = String(Math.floor(abs / 3600)).padStart(2, '0')
+  const mm = String(Math.floor((abs % 3600) / 60)).padStart(2, '0')
+  const ss = abs % 60
+  const sep = colon ? ':' : ''
+  return `${sign}${hh}${sep}${mm}${ss === 0 ? '' : `${sep}${String(ss).padStart(2, '0')}`}`
+}
