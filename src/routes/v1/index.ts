@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { hashRoutes } from './hash.ts'
 import { hmacRoutes } from './hmac.ts'
 import { idRoutes } from './id.ts'
+import { jsonRoutes } from './json.ts'
 import { jwtRoutes } from './jwt.ts'
 import { timeRoutes } from './time.ts'
 import { urlRoutes } from './url.ts'
@@ -14,4 +15,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(jwtRoutes)
   await app.register(timeRoutes)
   await app.register(idRoutes)
+  await app.register(jsonRoutes)
 }
