@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { hashRoutes } from './hash.ts'
 import { hmacRoutes } from './hmac.ts'
 import { idRoutes } from './id.ts'
+import { jsonDiffRoutes } from './json-diff.ts'
 import { jsonRoutes } from './json.ts'
 import { jwtRoutes } from './jwt.ts'
 import { timeRoutes } from './time.ts'
@@ -16,4 +17,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(timeRoutes)
   await app.register(idRoutes)
   await app.register(jsonRoutes)
+  await app.register(jsonDiffRoutes)
 }

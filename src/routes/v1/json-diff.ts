@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { DIFF_OUTPUTS, jsonDiff } from '../../ops/json-diff.ts'
+import { MAX_DEPTH } from '../../ops/json-diff-keys.ts'
+import { defineRoute } from '../define.ts'
+
+// z.unknown() rather than z.json(): zod checks JSON recursively and would overflow on deep input,
+// which the operation refuses with a clear ERR_VALIDATION instead.
+const document = (side: string) =>
+  z.unknown().describe(`The ${side} JSON document: any JSON value, nested at most ${MAX_DEPTH} levels`)
+
+export const jsonDiffBody = z.object({
+  left: document('original'),
+  right: document('changed'),
+  array_key: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe(
+      'Object field that identifies array items (e.g. "id"): items with equal values are paired and diffed ' +
+        'field by field. Items without it, and all items when it is absent, are matched by their whole content.',
+    ),
+  detect_moves: z
+    .boolean()
+    .default(true)
+    .describe('Report array items that changed position as moves instead of a removal plus an addition'),
+  output: z
+    .enum(DIFF_OUTPUTS)
+    .default('delta')
+    .describe('Which representations to return: the jsondiffpatch delta, the RFC 6902 patch, or both'),
+})
+
+const patchOp = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('remove'), path: z.string() }),
+  z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('move'), from: z.string(), path: z.string() }),
+])
+
+const count = z.number().int().min(0)
+
+export const jsonDiffResult = z.object({
+  equal: z.boolean().describe('true when the documents are equal as JSON (key order does not matter)'),
+  delta: z
+    .unknown()
+    .optional()
+    .describe('jsondiffpatch delta format; {} when equal. Present unless output is "json_patch"'),
+  json_patch: z
+    .array(patchOp)
+    .optional()
+    .describe(
+      'RFC 6902 patch: applied to left it gives right, always; [] when equal. Present unless output is "delta"',
+    ),
+  stats: z
+    .object({ added: count, removed: count, changed: count, moved: count })
+    .describe('Delta leaves by kind: a whole added or removed subtree counts once, moves count array items'),
+})
+
+export async function jsonDiffRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/json/diff',
+    family: 'json',
+    operationId: 'jsonDiff',
+    summary: 'Diff two JSON documents',
+    description:
+      'Compares `left` with `right` and returns a jsondiffpatch delta and/or an RFC 6902 JSON Patch. ' +
+      'Every patch is verified by applying it to `left` before it is returned; in the unlikely case that ' +
+      'the patch derived from the delta does not reproduce `right`, a coarser patch (whole differing ' +
+      'arrays and values replaced) is returned instead. Keys such as "__proto__" and "constructor" are ' +
+      `ordinary keys. Documents nested deeper than ${MAX_DEPTH} levels are refused with ERR_VALIDATION.`,
+    tags: ['JSON'],
+    body: jsonDiffBody,
+    response: jsonDiffResult,
+    handler: ({ body }) => jsonDiff(body),
+  })
+}
