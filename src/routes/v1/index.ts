@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify'
+import { cronRoutes } from './cron.ts'
 import { hashRoutes } from './hash.ts'
 import { hmacRoutes } from './hmac.ts'
 import { idRoutes } from './id.ts'
-import { jsonDiffRoutes } from './json-diff.ts'
 import { jsonRoutes } from './json.ts'
+import { jsonDiffRoutes } from './json-diff.ts'
 import { jwtRoutes } from './jwt.ts'
 import { timeRoutes } from './time.ts'
 import { urlRoutes } from './url.ts'
@@ -18,4 +19,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(idRoutes)
   await app.register(jsonRoutes)
   await app.register(jsonDiffRoutes)
+  await app.register(cronRoutes)
 }
