@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { readBody } from '../../lib/read-body.ts'
+import { isReadable, wantsOctets } from '../../lib/stream-digest.ts'
+import { base64Decode, base64Encode, describeDecoded, encodeBase64 } from '../../ops/base64.ts'
+import { BASE64_VARIANTS, DECODE_VARIANTS, decodeBase64 } from '../../ops/base64-decode.ts'
+import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
+import { defineRoute } from '../define.ts'
+
+const variant = z
+  .enum(BASE64_VARIANTS)
+  .default('standard')
+  .describe('Alphabet: "standard" (RFC 4648 §4, + and /) or "url" (RFC 4648 §5, - and _)')
+const padding = z
+  .boolean()
+  .optional()
+  .describe("Append '=' padding; default true for the standard alphabet, false for url")
+const decodeVariant = z
+  .enum(DECODE_VARIANTS)
+  .default('auto')
+  .describe('Alphabet of the input; "auto" detects it (mixing + / with - _ is refused)')
+const outputEncoding = z
+  .enum(BYTE_ENCODINGS)
+  .default('utf8')
+  .describe('How to return the decoded bytes; utf8 replaces invalid sequences with U+FFFD')
+const strict = z
+  .boolean()
+  .default(false)
+  .describe(
+    'Refuse whitespace, missing or partial padding (standard alphabet; url may omit padding) and non-zero ' +
+      'trailing bits; otherwise they are tolerated',
+  )
+
+function queryBool(description: string) {
+  return z.enum(['true', 'false']).describe(description)
+}
+
+const encodeBody = z.object({
+  input: z.string().describe('The data to encode, in input_encoding'),
+  input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
+  variant,
+  padding,
+})
+
+const encodeQuery = z.object({
+  variant,
+  padding: queryBool(padding.description!)
+    .transform((v) => v === 'true')
+    .optional(),
+})
+
+const encodeResult = z.object({
+  output: z.string().describe('The Base64 text'),
+  variant: z.enum(BASE64_VARIANTS),
+})
+
+const decodeBody = z.object({
+  input: z.string().describe('The Base64 or base64url text'),
+  variant: decodeVariant,
+  output_encoding: outputEncoding,
+  strict,
+})
+
+const decodeQuery = z.object({
+  variant: decodeVariant,
+  output_encoding: outputEncoding,
+  strict: queryBool(strict.description!)
+    .default('false')
+    .transform((v) => v === 'true'),
+})
+
+const decodeResult = z.object({
+  output: z.string().describe('The decoded bytes in output_encoding'),
+  output_encoding: z.enum(BYTE_ENCODINGS),
+  bytes: z.number().int().describe('Number of decoded bytes'),
+  valid_utf8: z.boolean().describe('Whether the decoded bytes are well-formed UTF-8'),
+  variant: z.enum(BASE64_VARIANTS).describe('The alphabet used (detected when variant was auto)'),
+})
+
+export async function base64Routes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/base64/encode',
+    family: 'base64',
+    binary: true,
+    binaryResponse: true,
+    operationId: 'base64Encode',
+    summary: 'Encode text or bytes as Base64',
+    description:
+      'JSON body, or raw application/octet-stream bytes (options from the query string). ' +
+      'Send Accept: application/octet-stream to get the Base64 text as the raw body.',
+    tags: ['Base64'],
+    querystring: encodeQuery,
+    body: encodeBody,
+    response: encodeResult,
+    errors: ['ERR_INVALID_ENCODING'],
+    handler: async function base64EncodeHandler({ body, query, request, reply }) {
+      const result = isReadable(body)
+        ? {
+            output: encodeBase64(await readBody(body, request.bodyLimit), query.variant, query.padding),
+            variant: query.variant,
+          }
+        : base64Encode(body)
+      if (wantsOctets(request.headers.accept)) {
+        return reply.type('application/octet-stream').send(Buffer.from(result.output, 'latin1'))
+      }
+      return result
+    },
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/base64/decode',
+    family: 'base64',
+    binary: true,
+    binaryResponse: true,
+    operationId: 'base64Decode',
+    summary: 'Decode Base64 or base64url',
+    description:
+      'JSON body, or the Base64 text as a raw application/octet-stream body (options from the query ' +
+      'string; error positions are then byte offsets). Send Accept: application/octet-stream to get the ' +
+      'decoded bytes as the raw body.',
+    tags: ['Base64'],
+    querystring: decodeQuery,
+    body: decodeBody,
+    response: decodeResult,
+    errors: ['ERR_INVALID_BASE64'],
+    handler: async function base64DecodeHandler({ body, query, request, reply }) {
+      const raw = wantsOctets(request.headers.accept)
+      if (!isReadable(body) && !raw) return base64Decode(body)
+      const options = isReadable(body) ? query : body
+      const text = isReadable(body)
+        ? (await readBody(body, request.bodyLimit)).toString('latin1')
+        : body.input
+      const decoded = decodeBase64(text, options.variant, options.strict)
+      if (raw) return reply.type('application/octet-stream').send(decoded.bytes)
+      return describeDecoded(decoded.bytes, decoded.variant, options.output_encoding)
+    },
+  })
+}
