@@ -49,6 +49,15 @@ export const envSchema = z
     BOOTSTRAP: bool.default(true),
     POOL_FREE_THREADS: positiveInt.default(Math.max(1, Math.floor(cores / 2))),
     POOL_PAID_THREADS: positiveInt.default(Math.max(1, cores)),
+    POOL_FREE_QUEUE: positiveInt.optional(),
+    POOL_PAID_QUEUE: positiveInt.optional(),
+    POOL_WARM: bool.default(true),
+    POOL_FREE_MEMORY_MB: positiveInt.default(512),
+    POOL_PAID_MEMORY_MB: positiveInt.default(2048),
+    DEDICATED_POOLS: z
+      .string()
+      .regex(/^ws_[0-9A-Za-z]+:\d+(,ws_[0-9A-Za-z]+:\d+)*$/, 'must be ws_id:threads,ws_id:threads,...')
+      .optional(),
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -77,7 +86,23 @@ export interface Config {
   shutdownTimeoutMs: number
   trustProxy: boolean
   bootstrap: boolean
-  pools: { freeThreads: number; paidThreads: number }
+  pools: PoolsConfig
+}
+
+export interface PoolConfig {
+  threads: number
+  // tasks allowed to wait beyond the running ones; more get 503 ERR_OVERLOADED
+  queue: number
+  memoryMb: number
+}
+
+export interface PoolsConfig {
+  free: PoolConfig
+  paid: PoolConfig
+  // workspace id → threads, each a pool of its own with the paid pool's queue depth and memory
+  dedicated: Record<string, number>
+  // start every thread at boot (production) or on first use (tests, tools)
+  warm: boolean
 }
 
 export class ConfigError extends Error {
@@ -118,6 +143,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     bootstrap: e.BOOTSTRAP,
-    pools: { freeThreads: e.POOL_FREE_THREADS, paidThreads: e.POOL_PAID_THREADS },
+    pools: {
+      warm: e.POOL_WARM,
+      free: {
+        threads: e.POOL_FREE_THREADS,
+        queue: e.POOL_FREE_QUEUE ?? e.POOL_FREE_THREADS * 8,
+        memoryMb: e.POOL_FREE_MEMORY_MB,
+      },
+      paid: {
+        threads: e.POOL_PAID_THREADS,
+        queue: e.POOL_PAID_QUEUE ?? e.POOL_PAID_THREADS * 16,
+        memoryMb: e.POOL_PAID_MEMORY_MB,
+      },
+      dedicated: Object.fromEntries(
+        (e.DEDICATED_POOLS?.split(',') ?? []).map((entry) => {
+          const [id, threads] = entry.split(':') as [string, string]
+          return [id, Number(threads)]
+        }),
+      ),
+    },
   }
 }

@@ -1,4 +1,5 @@
 import type { PlanLimits } from './limits/plans.ts'
+import type { Dispatcher } from './pool/dispatch.ts'
 import type { ApiKeyRecord, LimitDecision, Workspace } from './store/types.ts'
 
 export interface AuthContext {
@@ -13,6 +14,11 @@ declare module 'fastify' {
     auth: AuthContext | null
     // the body limit that applies to this request, set once the key (and so the plan) is known
     bodyLimit: number
+    // bytes of body actually read (the cost estimate for dispatch); 0 until a parser has read it
+    bodyBytes: number
+  }
+  interface FastifyInstance {
+    dispatcher: Dispatcher
   }
   interface FastifyContextConfig {
     // endpoint family for per-key scopes; routes without one need no API key

@@ -2,6 +2,9 @@ import type { Config } from './config.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { type LogSink, openLogSink } from './logger.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
+import { createDispatcher, type Dispatcher } from './pool/dispatch.ts'
+import { createPoolMetrics } from './pool/metrics.ts'
+import { createPools, type PoolSet } from './pool/pools.ts'
 import { MemoryStore } from './store/memory/memory-store.ts'
 import type { Store } from './store/types.ts'
 
@@ -12,6 +15,8 @@ export interface Runtime {
   verifier: KeyVerifier
   metrics: Metrics
   logSink: LogSink
+  pools: PoolSet
+  dispatcher: Dispatcher
   clock: () => number
   close(): Promise<void>
 }
@@ -31,15 +36,21 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   })
   const metrics = createMetrics()
   const logSink = openLogSink()
+  const pools = createPools(config.pools)
+  const poolMetrics = createPoolMetrics(metrics.registry, () => pools.all())
+  const dispatcher = createDispatcher(pools, poolMetrics)
   return {
     config,
     store,
     verifier,
     metrics,
     logSink,
+    pools,
+    dispatcher,
     clock,
     async close() {
       verifier.close()
+      await pools.close()
       await store.close()
       logSink.flush()
     },

@@ -62,7 +62,9 @@ function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): P
 async function parseJsonBody(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<unknown> {
   checkCharset(request.headers['content-type'])
   declaredTooLarge(request)
-  const text = (await readLimited(request, payload)).toString('utf8')
+  const bytes = await readLimited(request, payload)
+  request.bodyBytes = bytes.length
+  const text = bytes.toString('utf8')
   // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
   if (text.length === 0) return undefined
   try {
@@ -83,6 +85,7 @@ async function passOctetStream(request: FastifyRequest, payload: NodeJS.Readable
 
 async function bodyParsersPlugin(app: FastifyInstance, options: BodyParserOptions): Promise<void> {
   app.decorateRequest('bodyLimit', options.defaultLimit)
+  app.decorateRequest('bodyBytes', 0)
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', parseJsonBody)
   app.addContentTypeParser('application/octet-stream', passOctetStream)

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { z } from 'zod'
-import type { ErrorCode } from '../errors.ts'
+import { AppError, type ErrorCode } from '../errors.ts'
+import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
 
 type AnyZod = z.ZodType
 type Infer<T> = T extends AnyZod ? z.output<T> : undefined
@@ -32,6 +33,8 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
     params: Infer<P>
     request: FastifyRequest
     reply: FastifyReply
+    // runs an operation inline or on the plan's worker pool (see src/pool/dispatch.ts)
+    run: <N extends OpName>(name: N, input: OpInput<N>) => Promise<OpOutput<N>>
   }) => Promise<z.input<R> | FastifyReply> | z.input<R> | FastifyReply
 }
 
@@ -65,6 +68,7 @@ export function defineRoute<
         params: request.params as Infer<P>,
         request,
         reply,
+        run: (name, input) => runOp(request, reply, name, input),
       })
       if (result === reply) return reply
       reply.code(status)
@@ -72,4 +76,25 @@ export function defineRoute<
     },
   }
   app.route(options)
+}
+
+async function runOp<N extends OpName>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: N,
+  input: OpInput<N>,
+): Promise<OpOutput<N>> {
+  const auth = request.auth
+  if (!auth) throw new AppError('ERR_INTERNAL')
+  const bytes = request.bodyBytes || Number(request.headers['content-length'] ?? 0)
+  const done = await request.server.dispatcher.run(name, input, {
+    workspaceId: auth.workspace.id,
+    limits: auth.limits,
+    bytes,
+  })
+  reply.header(
+    'server-timing',
+    `dispatch;desc="${done.where}", wait;dur=${done.waitMs.toFixed(2)}, run;dur=${done.runMs.toFixed(2)}`,
+  )
+  return done.value
 }

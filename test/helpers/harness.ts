@@ -48,6 +48,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATA_DIR: dataDir,
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
     BOOTSTRAP: 'false',
+    // worker threads start on first use: most tests never need one
+    POOL_WARM: 'false',
+    POOL_FREE_THREADS: '1',
+    POOL_PAID_THREADS: '1',
     ...options.env,
   })
   const runtime = await openRuntime(config, options.overrides)

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { cronParse } from '../../ops/cron-op.ts'
 import { defineRoute } from '../define.ts'
 
 export const cronParseBody = z.object({
@@ -84,8 +83,8 @@ export async function cronRoutes(app: FastifyInstance): Promise<void> {
     body: cronParseBody,
     response: cronParseResult,
     errors: ['ERR_INVALID_CRON', 'ERR_INVALID_TIMEZONE', 'ERR_INVALID_TIMESTAMP'],
-    handler: function parseCronHandler({ body }) {
-      return cronParse(body)
+    handler: function parseCronHandler({ body, run }) {
+      return run('cron.parse', body)
     },
   })
 }

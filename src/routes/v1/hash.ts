@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { digestStream, isReadable, wantsOctets } from '../../lib/stream-digest.ts'
 import { BYTE_ENCODINGS, DIGEST_ENCODINGS, encodeOutput } from '../../ops/encoding.ts'
-import { ALGORITHMS, algorithmInfo, createHasher, hash, MAX_XOF_LENGTH } from '../../ops/hash.ts'
+import { ALGORITHMS, algorithmInfo, createHasher, MAX_XOF_LENGTH } from '../../ops/hash.ts'
 import { defineRoute } from '../define.ts'
 
 const lengthSchema = z.coerce
@@ -72,7 +72,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     body: hashBody,
     response: hashResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
-    handler: async function hashHandler({ body, params, query, request, reply }) {
+    handler: async function hashHandler({ body, params, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
       let result: z.infer<typeof hashResult>
       if (isReadable(body)) {
@@ -88,7 +88,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
           input_bytes: size,
         }
       } else {
-        result = hash({
+        result = await run('hash', {
           ...body,
           algorithm: params.algorithm,
           output_encoding: raw ? 'hex' : body.output_encoding,

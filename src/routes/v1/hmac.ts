@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { BYTE_ENCODINGS, DIGEST_ENCODINGS } from '../../ops/encoding.ts'
-import { HMAC_ALGORITHMS, hmac, verifyHmac } from '../../ops/hmac.ts'
+import { HMAC_ALGORITHMS } from '../../ops/hmac.ts'
 import { defineRoute } from '../define.ts'
 
 const algorithmField = z
@@ -53,8 +53,8 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
     body: verifyBody,
     response: verifyResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
-    handler: function verifyHmacHandler({ body }) {
-      return verifyHmac(body)
+    handler: function verifyHmacHandler({ body, run }) {
+      return run('hmac.verify', body)
     },
   })
 
@@ -71,8 +71,8 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
     body: hmacBody,
     response: hmacResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
-    handler: function hmacHandler({ body, params }) {
-      return hmac({ ...body, algorithm: params.algorithm })
+    handler: function hmacHandler({ body, params, run }) {
+      return run('hmac', { ...body, algorithm: params.algorithm })
     },
   })
 }

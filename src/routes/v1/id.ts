@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
-import { generateNanoids, MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from '../../ops/id-nanoid.ts'
-import { generateUuids, MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS } from '../../ops/id-uuid.ts'
-import { inspectUuid } from '../../ops/id-uuid-inspect.ts'
+import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from '../../ops/id-nanoid.ts'
+import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS } from '../../ops/id-uuid.ts'
 import { defineRoute } from '../define.ts'
 
 export const uuidBody = z.object({
@@ -74,7 +73,7 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     body: uuidBody,
     response: uuidResult,
     errors: ['ERR_INVALID_UUID', 'ERR_INVALID_ENCODING'],
-    handler: ({ body }) => generateUuids(body),
+    handler: ({ body, run }) => run('id.uuid', body),
   })
 
   defineRoute(app, {
@@ -90,7 +89,7 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     body: inspectBody,
     response: inspectResult,
     errors: ['ERR_INVALID_UUID'],
-    handler: ({ body }) => inspectUuid(body),
+    handler: ({ body, run }) => run('id.uuid.inspect', body),
   })
 
   defineRoute(app, {
@@ -103,6 +102,6 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     body: nanoidBody,
     response: nanoidResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: ({ body }) => generateNanoids(body),
+    handler: ({ body, run }) => run('id.nanoid', body),
   })
 }

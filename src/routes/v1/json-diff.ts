@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { DIFF_OUTPUTS, jsonDiff } from '../../ops/json-diff.ts'
+import { DIFF_OUTPUTS } from '../../ops/json-diff.ts'
 import { MAX_DEPTH } from '../../ops/json-diff-keys.ts'
 import { defineRoute } from '../define.ts'
 
@@ -73,6 +73,6 @@ export async function jsonDiffRoutes(app: FastifyInstance): Promise<void> {
     tags: ['JSON'],
     body: jsonDiffBody,
     response: jsonDiffResult,
-    handler: ({ body }) => jsonDiff(body),
+    handler: ({ body, run }) => run('json.diff', body),
   })
 }

@@ -9,7 +9,7 @@ import {
   type JsonFormatResult,
   MAX_FORMAT_INPUT_BYTES,
 } from '../../ops/json-format.ts'
-import { applyJsonPatch, MAX_PATCH_DEPTH } from '../../ops/json-patch.ts'
+import { MAX_PATCH_DEPTH } from '../../ops/json-patch.ts'
 import { PATCH_OPS } from '../../ops/json-patch-ops.ts'
 import { defineRoute } from '../define.ts'
 
@@ -152,8 +152,8 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     body: patchBody,
     response: patchResult,
     errors: ['ERR_INVALID_PATCH', 'ERR_PATCH_TEST_FAILED', 'ERR_COMPUTE_LIMIT'],
-    handler: function patchJsonHandler({ body }) {
-      return applyJsonPatch({ document: body.document, patch: body.patch })
+    handler: function patchJsonHandler({ body, run }) {
+      return run('json.patch', { document: body.document, patch: body.patch })
     },
   })
 }

@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
 import { JWS_ALGORITHM_NAMES } from '../../ops/jwt-algorithms.ts'
-import { decodeJwt, isJsonObject } from '../../ops/jwt-decode.ts'
-import { inspectJwt } from '../../ops/jwt-inspect.ts'
-import { signJwt } from '../../ops/jwt-sign.ts'
+import { isJsonObject } from '../../ops/jwt-decode.ts'
 import { MAX_DURATION_SECONDS, MAX_NUMERIC_DATE } from '../../ops/jwt-time.ts'
-import { VERIFY_REASON_CODES, verifyJwt } from '../../ops/jwt-verify.ts'
+import { VERIFY_REASON_CODES } from '../../ops/jwt-verify.ts'
 import { defineRoute } from '../define.ts'
 
 // Free-form JSON objects pass through untouched (zod's record would drop a "__proto__" member, which
@@ -150,8 +148,8 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     body: z.object({ token }),
     response: decodeResult,
     errors: ['ERR_INVALID_JWT'],
-    handler: function decodeJwtHandler({ body }) {
-      return decodeJwt(body)
+    handler: function decodeJwtHandler({ body, run }) {
+      return run('jwt.decode', body)
     },
   })
 
@@ -165,8 +163,8 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     body: z.object({ token, at: at.optional() }),
     response: inspectResult,
     errors: ['ERR_INVALID_JWT'],
-    handler: function inspectJwtHandler({ body }) {
-      return inspectJwt(body)
+    handler: function inspectJwtHandler({ body, run }) {
+      return run('jwt.inspect', body)
     },
   })
 
@@ -189,8 +187,8 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
       'ERR_UNSUPPORTED_ALGORITHM',
       'ERR_INVALID_ENCODING',
     ],
-    handler: function verifyJwtHandler({ body }) {
-      return verifyJwt(body)
+    handler: function verifyJwtHandler({ body, run }) {
+      return run('jwt.verify', body)
     },
   })
 
@@ -207,8 +205,8 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     body: signBody,
     response: z.object({ token: z.string() }),
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_KEY_MATERIAL', 'ERR_INVALID_ENCODING'],
-    handler: function signJwtHandler({ body }) {
-      return signJwt(body)
+    handler: function signJwtHandler({ body, run }) {
+      return run('jwt.sign', body)
     },
   })
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { TEXT_FORMATS, textDecode, textEncode } from '../../ops/text-codecs.ts'
-import { inspectText } from '../../ops/text-inspect.ts'
-import { NORMAL_FORMS, normalizeText } from '../../ops/text-normalize.ts'
+import { TEXT_FORMATS } from '../../ops/text-codecs.ts'
+import { NORMAL_FORMS } from '../../ops/text-normalize.ts'
 import { defineRoute } from '../define.ts'
 
 const FORMAT_HELP =
@@ -69,7 +68,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     body: codecBody,
     response: codecResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: ({ body }) => textEncode(body),
+    handler: ({ body, run }) => run('text.encode', body),
   })
 
   defineRoute(app, {
@@ -83,7 +82,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     body: codecBody,
     response: codecResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: ({ body }) => textDecode(body),
+    handler: ({ body, run }) => run('text.decode', body),
   })
 
   defineRoute(app, {
@@ -95,7 +94,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Text'],
     body: normalizeBody,
     response: normalizeResult,
-    handler: ({ body }) => normalizeText(body),
+    handler: ({ body, run }) => run('text.normalize', body),
   })
 
   defineRoute(app, {
@@ -107,6 +106,6 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Text'],
     body: z.object({ input: z.string() }),
     response: inspectResult,
-    handler: ({ body }) => inspectText(body),
+    handler: ({ body, run }) => run('text.inspect', body),
   })
 }

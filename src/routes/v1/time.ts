@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { DAY_NAMES } from '../../ops/time-format.ts'
-import { timestamp } from '../../ops/time-timestamp.ts'
 import { UNITS } from '../../ops/time-unix.ts'
 import { defineRoute } from '../define.ts'
 
@@ -97,6 +96,6 @@ export async function timeRoutes(app: FastifyInstance): Promise<void> {
     body: timestampBody,
     response: timestampResult,
     errors: ['ERR_INVALID_TIMESTAMP', 'ERR_INVALID_TIMEZONE'],
-    handler: ({ body }) => timestamp(body),
+    handler: ({ body, run }) => run('time.timestamp', body),
   })
 }

@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { buildUrl } from '../../ops/url-build.ts'
-import { modifyUrl } from '../../ops/url-modify.ts'
-import { parseUrl } from '../../ops/url-parse.ts'
-import { buildQuery, parseQuery, type QueryParams, queryParamsIssues } from '../../ops/url-query.ts'
+import { type QueryParams, queryParamsIssues } from '../../ops/url-query.ts'
 import { defineRoute } from '../define.ts'
 
 const queryScalar = z.union([z.string(), z.number(), z.boolean(), z.null()])
@@ -154,7 +151,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     body: parseBody,
     response: urlParts,
     errors: ['ERR_INVALID_URL'],
-    handler: ({ body }) => parseUrl(body),
+    handler: ({ body, run }) => run('url.parse', body),
   })
 
   defineRoute(app, {
@@ -168,7 +165,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     body: buildBody,
     response: urlParts,
     errors: ['ERR_INVALID_URL'],
-    handler: ({ body }) => buildUrl(body),
+    handler: ({ body, run }) => run('url.build', body),
   })
 
   defineRoute(app, {
@@ -182,7 +179,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     body: modifyBody,
     response: urlParts,
     errors: ['ERR_INVALID_URL'],
-    handler: ({ body }) => modifyUrl(body),
+    handler: ({ body, run }) => run('url.modify', body),
   })
 
   defineRoute(app, {
@@ -194,7 +191,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     tags: ['URL'],
     body: queryParseBody,
     response: queryParseResult,
-    handler: ({ body }) => parseQuery(body),
+    handler: ({ body, run }) => run('url.query.parse', body),
   })
 
   defineRoute(app, {
@@ -206,6 +203,6 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     tags: ['URL'],
     body: queryBuildBody,
     response: queryBuildResult,
-    handler: ({ body }) => buildQuery(body),
+    handler: ({ body, run }) => run('url.query.build', body),
   })
 }

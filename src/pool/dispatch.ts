@@ -1,0 +1,114 @@
+import { performance } from 'node:perf_hooks'
+import type { OpTaskResult } from '../../workers/ops.ts'
+import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
+import type { PlanLimits } from '../limits/plans.ts'
+import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
+import type { PoolMetrics } from './metrics.ts'
+import type { PoolSet } from './pools.ts'
+
+export interface DispatchContext {
+  workspaceId: string
+  limits: PlanLimits
+  // size of the request body in bytes, the cost estimate
+  bytes: number
+}
+
+export interface Dispatched<T> {
+  value: T
+  // for Server-Timing: where it ran and how long it waited and ran (ms)
+  where: string
+  waitMs: number
+  runMs: number
+}
+
+export interface Dispatcher {
+  run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
+}
+
+function isAbort(err: unknown): boolean {
+  return (
+    err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
+  )
+}
+
+function isOom(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
+}
+
+function isQueueFull(err: unknown): boolean {
+  return err instanceof Error && err.message === 'Task queue is at limit'
+}
+
+// Small work runs inline (a worker hop costs ~40 µs); work above the op's threshold runs on the plan's pool
+// under the plan's compute budget. Budget overrun kills the thread (Piscina terminates it on abort) → 422;
+// a thread out of memory → 422; a full queue → 503. Dead threads are replaced by Piscina.
+export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatcher {
+  return {
+    async run(name, input, ctx) {
+      const spec = OPERATIONS[name]
+      const heavy = 'heavy' in spec && spec.heavy ? (spec.heavy as (i: unknown) => boolean)(input) : false
+      if (ctx.bytes < spec.poolAbove && !heavy) {
+        metrics.dispatch.inc({ op: name, mode: 'inline' })
+        const started = performance.now()
+        const value = (await spec.run(input as never)) as OpOutput<typeof name>
+        return { value, where: 'inline', waitMs: 0, runMs: performance.now() - started }
+      }
+      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+      metrics.dispatch.inc({ op: name, mode: 'pool' })
+      const submitted = performance.timeOrigin + performance.now()
+      const budget = ctx.limits.compute_budget_ms
+      let result: OpTaskResult
+      try {
+        result = await pool.piscina.run({ op: name, input }, { signal: AbortSignal.timeout(budget) })
+      } catch (err) {
+        throw poolFailure(err, pool.name, name, budget, metrics)
+      }
+      const waitMs = Math.max(0, result.startedAt - submitted)
+      metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
+      metrics.run.observe({ pool: pool.name, op: name }, result.runMs / 1000)
+      if (!result.ok) {
+        metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'error' })
+        const code = (
+          Object.hasOwn(ERRORS, result.error.code) ? result.error.code : 'ERR_INTERNAL'
+        ) as ErrorCode
+        throw new AppError(
+          code,
+          result.error.message,
+          result.error.details as Record<string, unknown> | undefined,
+        )
+      }
+      metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'ok' })
+      return { value: result.value as OpOutput<typeof name>, where: pool.name, waitMs, runMs: result.runMs }
+    },
+  }
+}
+
+function poolFailure(err: unknown, pool: string, op: string, budget: number, metrics: PoolMetrics): AppError {
+  if (isAbort(err)) {
+    // Piscina terminates the thread running an aborted task and starts a replacement
+    metrics.outcomes.inc({ pool, op, outcome: 'timeout' })
+    metrics.restarts.inc({ pool })
+    return new AppError(
+      'ERR_COMPUTE_LIMIT',
+      `The operation exceeded the plan's ${budget} ms compute budget.`,
+      {
+        reason: 'time',
+        budget_ms: budget,
+      },
+    )
+  }
+  if (isOom(err)) {
+    metrics.outcomes.inc({ pool, op, outcome: 'oom' })
+    metrics.restarts.inc({ pool })
+    return new AppError('ERR_COMPUTE_LIMIT', "The operation exceeded the plan's memory budget.", {
+      reason: 'memory',
+    })
+  }
+  if (isQueueFull(err)) {
+    metrics.outcomes.inc({ pool, op, outcome: 'overloaded' })
+    return new AppError('ERR_OVERLOADED', undefined, { pool }, { 'retry-after': '1' })
+  }
+  metrics.outcomes.inc({ pool, op, outcome: 'crash' })
+  metrics.restarts.inc({ pool })
+  return new AppError('ERR_INTERNAL')
+}

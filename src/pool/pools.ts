@@ -1,0 +1,60 @@
+import { Piscina } from 'piscina'
+import type { PoolConfig, PoolsConfig } from '../config.ts'
+
+export interface NamedPool {
+  name: string
+  piscina: Piscina
+}
+
+export interface PoolSet {
+  all(): NamedPool[]
+  // the pool a workspace's work runs on: its dedicated pool, else its plan tier's
+  pick(workspaceId: string, tier: 'free' | 'paid'): NamedPool
+  close(): Promise<void>
+}
+
+const WORKER = new URL('../../workers/ops.ts', import.meta.url).href
+
+function createPool(name: string, config: PoolConfig, warm: boolean): NamedPool {
+  const piscina = new Piscina({
+    filename: WORKER,
+    name,
+    minThreads: warm ? config.threads : 0,
+    maxThreads: config.threads,
+    maxQueue: config.queue,
+    idleTimeout: 60_000,
+    // a runaway operation kills its own thread, never the process
+    resourceLimits: { maxOldGenerationSizeMb: config.memoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
+    workerData: { pool: name },
+    closeTimeout: 5_000,
+  })
+  // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
+  piscina.on('error', () => {})
+  return { name, piscina }
+}
+
+// Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
+export function createPools(
+  config: PoolsConfig,
+  onWorkerRestart: (pool: string) => void = () => {},
+): PoolSet {
+  const free = createPool('free', config.free, config.warm)
+  const paid = createPool('paid', config.paid, config.warm)
+  // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous
+  const dedicated = new Map(
+    Object.entries(config.dedicated).map(([workspaceId, threads], i) => [
+      workspaceId,
+      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm),
+    ]),
+  )
+  const all = [free, paid, ...dedicated.values()]
+  return {
+    all: () => all,
+    pick(workspaceId, tier) {
+      return dedicated.get(workspaceId) ?? (tier === 'free' ? free : paid)
+    },
+    async close() {
+      await Promise.all(all.map((p) => p.piscina.close()))
+    },
+  }
+}
