@@ -110,5 +110,6 @@ function poolFailure(err: unknown, pool: string, op: string, budget: number, met
   }
   metrics.outcomes.inc({ pool, op, outcome: 'crash' })
   metrics.restarts.inc({ pool })
-  return new AppError('ERR_INTERNAL')
+  // the client sees ERR_INTERNAL only; the cause goes to the log with the request id
+  return Object.assign(new AppError('ERR_INTERNAL'), { cause: err })
 }

@@ -18,7 +18,6 @@ const WORKER = new URL('../../workers/ops.ts', import.meta.url).href
 function createPool(name: string, config: PoolConfig, warm: boolean): NamedPool {
   const piscina = new Piscina({
     filename: WORKER,
-    name,
     minThreads: warm ? config.threads : 0,
     maxThreads: config.threads,
     maxQueue: config.queue,
