@@ -35,8 +35,10 @@ function isOom(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
 }
 
+const QUEUE_FULL = new Error('Task queue is at limit')
+
 function isQueueFull(err: unknown): boolean {
-  return err instanceof Error && err.message === 'Task queue is at limit'
+  return err instanceof Error && err.message === QUEUE_FULL.message
 }
 
 // Small work runs inline (a worker hop costs ~40 µs); work above the op's threshold runs on the plan's pool
@@ -54,14 +56,18 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
         return { value, where: 'inline', waitMs: 0, runMs: performance.now() - started }
       }
       const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+      if (pool.inFlight >= pool.capacity) throw poolFailure(QUEUE_FULL, pool.name, name, 0, metrics)
       metrics.dispatch.inc({ op: name, mode: 'pool' })
       const submitted = performance.timeOrigin + performance.now()
       const budget = ctx.limits.compute_budget_ms
       let result: OpTaskResult
+      pool.inFlight++
       try {
         result = await pool.piscina.run({ op: name, input }, { signal: AbortSignal.timeout(budget) })
       } catch (err) {
         throw poolFailure(err, pool.name, name, budget, metrics)
+      } finally {
+        pool.inFlight--
       }
       const waitMs = Math.max(0, result.startedAt - submitted)
       metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
@@ -105,6 +111,7 @@ function poolFailure(err: unknown, pool: string, op: string, budget: number, met
     })
   }
   if (isQueueFull(err)) {
+    // refused before it ran: no thread was touched
     metrics.outcomes.inc({ pool, op, outcome: 'overloaded' })
     return new AppError('ERR_OVERLOADED', undefined, { pool }, { 'retry-after': '1' })
   }

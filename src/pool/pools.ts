@@ -4,6 +4,9 @@ import type { PoolConfig, PoolsConfig } from '../config.ts'
 export interface NamedPool {
   name: string
   piscina: Piscina
+  // running + waiting tasks the pool accepts; the dispatcher refuses more with 503
+  capacity: number
+  inFlight: number
 }
 
 export interface PoolSet {
@@ -29,14 +32,11 @@ function createPool(name: string, config: PoolConfig, warm: boolean): NamedPool 
   })
   // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
   piscina.on('error', () => {})
-  return { name, piscina }
+  return { name, piscina, capacity: config.threads + config.queue, inFlight: 0 }
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
-export function createPools(
-  config: PoolsConfig,
-  onWorkerRestart: (pool: string) => void = () => {},
-): PoolSet {
+export function createPools(config: PoolsConfig): PoolSet {
   const free = createPool('free', config.free, config.warm)
   const paid = createPool('paid', config.paid, config.warm)
   // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous

@@ -3,14 +3,17 @@ import { createApiKey } from '../../src/keys/service.ts'
 import { MemoryStore } from '../../src/store/memory/memory-store.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/harness.ts'
 
+// a document big enough to cross the pool threshold of json.patch (64 KiB)
+const BIG = {
+  items: Array.from({ length: 4000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] })),
+}
+const TEST_OP = [{ op: 'test', path: '/items/1/id', value: 1 }]
+// cheap to send, slow to run: 40 copies of a 4000-item array (~1 M values, the copy limit)
+const SLOW_PATCH = Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/items', path: `/c${i}` }))
+
 function where(res: { headers: Record<string, unknown> }): string | undefined {
   return /dispatch;desc="([^"]+)"/.exec(String(res.headers['server-timing']))?.[1]
 }
-
-// a document big enough to cross the pool threshold of json.format (64 KiB)
-const BIG_DOC = JSON.stringify({
-  items: Array.from({ length: 4000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] })),
-})
 
 describe('inline and pool dispatch', () => {
   let t: TestApp
@@ -26,31 +29,35 @@ describe('inline and pool dispatch', () => {
 
   it('runs small work inline and large work on the plan tier pool', async () => {
     t = await startTestApp({ plan: 'pro' })
-    const small = await t.post('/v1/json/format', { input: '{"a":1}' })
+    const small = await t.post('/v1/json/patch', { document: { a: 1 }, patch: [] })
     expect(small.statusCode).toBe(200)
     expect(where(small)).toBe('inline')
-    const large = await t.post('/v1/json/format', { input: BIG_DOC, mode: 'minify' })
+    const large = await t.post('/v1/json/patch', { document: BIG, patch: TEST_OP })
     expect(large.statusCode).toBe(200)
-    expect(large.json().data.output).toBe(BIG_DOC)
+    expect(large.json().data.result).toEqual(BIG)
     expect(where(large)).toBe('paid')
 
     const free = await t.newWorkspace('free')
     const freeLarge = await t.post(
-      '/v1/json/format',
-      { input: BIG_DOC.slice(0, 200_000).replace(/,[^,]*$/, ']}') },
-      {
-        authorization: `Bearer ${free.key}`,
-      },
+      '/v1/text/inspect',
+      { input: 'x'.repeat(100_000) },
+      { authorization: `Bearer ${free.key}` },
     )
+    expect(freeLarge.statusCode).toBe(200)
     expect(where(freeLarge)).toBe('free')
   })
 
   it('expected errors from a worker keep their code and details', async () => {
     t = await startTestApp()
-    const res = await t.post('/v1/json/format', { input: `${BIG_DOC.slice(0, -1)},}` })
-    expect(where(res)).toBe('paid')
+    const res = await t.post('/v1/json/patch', {
+      document: BIG,
+      patch: [{ op: 'test', path: '/items/1/id', value: 2 }],
+    })
     expect(res.statusCode).toBe(400)
-    expect(res.json().error).toMatchObject({ code: 'ERR_INVALID_JSON', details: { line: 1 } })
+    expect(res.json().error).toMatchObject({
+      code: 'ERR_PATCH_TEST_FAILED',
+      details: { index: 0, path: '/items/1/id' },
+    })
   })
 
   it('a task over the compute budget is killed with 422 ERR_COMPUTE_LIMIT; the pool recovers', async () => {
@@ -64,7 +71,7 @@ describe('inline and pool dispatch', () => {
       details: { reason: 'time', budget_ms: 150 },
     })
     await override(t.workspaceId, { compute_budget_ms: 30_000 })
-    const after = await t.post('/v1/json/format', { input: BIG_DOC })
+    const after = await t.post('/v1/json/patch', { document: BIG, patch: TEST_OP })
     expect(after.statusCode).toBe(200)
     expect(where(after)).toBe('paid')
     const metrics = await (await t.admin.inject({ method: 'GET', url: '/metrics' })).body
@@ -80,19 +87,19 @@ describe('inline and pool dispatch', () => {
     const res = await t.post('/v1/json/patch', { document: { items }, patch })
     expect(res.statusCode).toBe(422)
     expect(res.json().error).toMatchObject({ code: 'ERR_COMPUTE_LIMIT', details: { reason: 'memory' } })
-    const after = await t.post('/v1/json/format', { input: BIG_DOC })
+    const after = await t.post('/v1/json/patch', { document: BIG, patch: TEST_OP })
     expect(after.statusCode).toBe(200)
   })
 
   it('a full queue answers 503 ERR_OVERLOADED with Retry-After', async () => {
     t = await startTestApp({ env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1' } })
-    await override(t.workspaceId, { key_rate_per_second: 1000, workspace_rate_per_second: 1000 })
-    const input = 'e\u0301🇫🇷 '.repeat(100_000)
-    const all = await Promise.all(Array.from({ length: 8 }, () => t.post('/v1/text/inspect', { input })))
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () => t.post('/v1/json/patch', { document: BIG, patch: SLOW_PATCH })),
+    )
     const overloaded = all.filter((r) => r.statusCode === 503)
     expect(overloaded.length).toBeGreaterThan(0)
     for (const r of overloaded) {
-      expect(r.json().error.code).toBe('ERR_OVERLOADED')
+      expect(r.json().error).toMatchObject({ code: 'ERR_OVERLOADED', type: 'api_error' })
       expect(r.headers['retry-after']).toBe('1')
     }
     expect(all.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(2)
@@ -122,12 +129,12 @@ describe('inline and pool dispatch', () => {
     if (!created.ok) throw new Error(created.reason)
     t = await startTestApp({ overrides: { store }, env: { DEDICATED_POOLS: `${ws.id}:1` } })
     const res = await t.post(
-      '/v1/json/format',
-      { input: BIG_DOC },
+      '/v1/json/patch',
+      { document: BIG, patch: TEST_OP },
       { authorization: `Bearer ${created.key}` },
     )
     expect(res.statusCode).toBe(200)
     expect(where(res)).toBe('dedicated-1')
-    expect(where(await t.post('/v1/json/format', { input: BIG_DOC }))).toBe('paid')
+    expect(where(await t.post('/v1/json/patch', { document: BIG, patch: TEST_OP }))).toBe('paid')
   })
 })
