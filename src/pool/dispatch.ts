@@ -4,7 +4,7 @@ import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
 import type { PoolMetrics } from './metrics.ts'
-import type { PoolSet } from './pools.ts'
+import type { NamedPool, PoolSet } from './pools.ts'
 
 export interface DispatchContext {
   workspaceId: string
@@ -25,6 +25,8 @@ export interface Dispatcher {
   run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
 }
 
+const QUEUE_FULL = new Error('Task queue is at limit')
+
 function isAbort(err: unknown): boolean {
   return (
     err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
@@ -35,56 +37,66 @@ function isOom(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
 }
 
-const QUEUE_FULL = new Error('Task queue is at limit')
-
 function isQueueFull(err: unknown): boolean {
   return err instanceof Error && err.message === QUEUE_FULL.message
 }
 
 // Small work runs inline (a worker hop costs ~40 µs); work above the op's threshold runs on the plan's pool
 // under the plan's compute budget. Budget overrun kills the thread (Piscina terminates it on abort) → 422;
-// a thread out of memory → 422; a full queue → 503. Dead threads are replaced by Piscina.
+// a thread out of memory → 422; a full pool → 503. Dead threads are replaced by Piscina.
 export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatcher {
+  async function inline<N extends OpName>(name: N, input: OpInput<N>): Promise<Dispatched<OpOutput<N>>> {
+    metrics.dispatch.inc({ op: name, mode: 'inline' })
+    const started = performance.now()
+    const value = (await OPERATIONS[name].run(input as never)) as OpOutput<N>
+    return { value, where: 'inline', waitMs: 0, runMs: performance.now() - started }
+  }
+
+  async function onPool<N extends OpName>(
+    pool: NamedPool,
+    name: N,
+    input: OpInput<N>,
+    budget: number,
+  ): Promise<Dispatched<OpOutput<N>>> {
+    if (pool.inFlight >= pool.capacity) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
+    metrics.dispatch.inc({ op: name, mode: 'pool' })
+    const submitted = performance.timeOrigin + performance.now()
+    let result: OpTaskResult
+    pool.inFlight++
+    try {
+      result = await pool.piscina.run({ op: name, input }, { signal: AbortSignal.timeout(budget) })
+    } catch (err) {
+      // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
+      // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
+      if (err instanceof RangeError) return inline(name, input)
+      throw poolFailure(err, pool.name, name, budget, metrics)
+    } finally {
+      pool.inFlight--
+    }
+    const waitMs = Math.max(0, result.startedAt - submitted)
+    metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
+    metrics.run.observe({ pool: pool.name, op: name }, result.runMs / 1000)
+    if (!result.ok) {
+      metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'error' })
+      const code = (
+        Object.hasOwn(ERRORS, result.error.code) ? result.error.code : 'ERR_INTERNAL'
+      ) as ErrorCode
+      throw new AppError(
+        code,
+        result.error.message,
+        result.error.details as Record<string, unknown> | undefined,
+      )
+    }
+    metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'ok' })
+    return { value: result.value as OpOutput<N>, where: pool.name, waitMs, runMs: result.runMs }
+  }
+
   return {
-    async run(name, input, ctx) {
+    run(name, input, ctx) {
       const spec = OPERATIONS[name]
       const heavy = 'heavy' in spec && spec.heavy ? (spec.heavy as (i: unknown) => boolean)(input) : false
-      if (ctx.bytes < spec.poolAbove && !heavy) {
-        metrics.dispatch.inc({ op: name, mode: 'inline' })
-        const started = performance.now()
-        const value = (await spec.run(input as never)) as OpOutput<typeof name>
-        return { value, where: 'inline', waitMs: 0, runMs: performance.now() - started }
-      }
-      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-      if (pool.inFlight >= pool.capacity) throw poolFailure(QUEUE_FULL, pool.name, name, 0, metrics)
-      metrics.dispatch.inc({ op: name, mode: 'pool' })
-      const submitted = performance.timeOrigin + performance.now()
-      const budget = ctx.limits.compute_budget_ms
-      let result: OpTaskResult
-      pool.inFlight++
-      try {
-        result = await pool.piscina.run({ op: name, input }, { signal: AbortSignal.timeout(budget) })
-      } catch (err) {
-        throw poolFailure(err, pool.name, name, budget, metrics)
-      } finally {
-        pool.inFlight--
-      }
-      const waitMs = Math.max(0, result.startedAt - submitted)
-      metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
-      metrics.run.observe({ pool: pool.name, op: name }, result.runMs / 1000)
-      if (!result.ok) {
-        metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'error' })
-        const code = (
-          Object.hasOwn(ERRORS, result.error.code) ? result.error.code : 'ERR_INTERNAL'
-        ) as ErrorCode
-        throw new AppError(
-          code,
-          result.error.message,
-          result.error.details as Record<string, unknown> | undefined,
-        )
-      }
-      metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'ok' })
-      return { value: result.value as OpOutput<typeof name>, where: pool.name, waitMs, runMs: result.runMs }
+      if (ctx.bytes < spec.poolAbove && !heavy) return inline(name, input)
+      return onPool(pools.pick(ctx.workspaceId, ctx.limits.pool), name, input, ctx.limits.compute_budget_ms)
     },
   }
 }
