@@ -1,7 +1,9 @@
+import { dispatch } from './dispatch.ts'
+import { isolation } from './isolation.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { smallHash } from './small-hash.ts'
 
-const SCENARIOS: Scenario[] = [smallHash]
+const SCENARIOS: Scenario[] = [smallHash, dispatch, isolation]
 
 // `npm run bench [-- name ...]`: runs the scenarios one after another (never in parallel: they share
 // two cores) and prints each figure beside its baseline and the ratio.

@@ -30,7 +30,8 @@ type AnyOp = (input: any) => unknown
 export interface OpSpec<F extends AnyOp = AnyOp> {
   run: F
   // Request bodies of at least this many bytes run on the plan's worker pool; smaller ones inline.
-  // Thresholds come from bench/dispatch.ts: below them the ~40 µs worker hop costs more than the work.
+  // Rule (docs/dispatch.md, figures from bench/dispatch.ts): inline only what runs in about half a
+  // millisecond or less, so no request holds the event loop longer than that; a pool hop costs 0.05-0.2 ms.
   poolAbove: number
   // Work that is heavy whatever its size (e.g. RSA signing).
   heavy?: (input: Parameters<F>[0]) => boolean
@@ -46,9 +47,9 @@ function op<F extends AnyOp>(
 
 // Every operation by name: the same functions run inline, on worker threads (workers/ops.ts) and in jobs.
 export const OPERATIONS = {
-  hash: op(hash, 256 * KiB),
-  hmac: op(hmac, 256 * KiB),
-  'hmac.verify': op(verifyHmac, 256 * KiB),
+  hash: op(hash, 512 * KiB),
+  hmac: op(hmac, 512 * KiB),
+  'hmac.verify': op(verifyHmac, 512 * KiB),
   'jwt.decode': op(decodeJwt, 256 * KiB),
   'jwt.inspect': op(inspectJwt, 256 * KiB),
   'jwt.verify': op(verifyJwt, 256 * KiB),
@@ -64,9 +65,9 @@ export const OPERATIONS = {
   'url.modify': op(modifyUrl, 64 * KiB),
   'url.query.parse': op(parseQuery, 64 * KiB),
   'url.query.build': op(buildQuery, 64 * KiB),
-  'json.format': op(formatJson, 64 * KiB),
+  'json.format': op(formatJson, 32 * KiB),
   'json.diff': op(jsonDiff, 16 * KiB),
-  'json.patch': op(applyJsonPatch, 64 * KiB),
+  'json.patch': op(applyJsonPatch, 32 * KiB),
   'time.timestamp': op(timestamp, NEVER),
   'id.uuid': op(generateUuids, NEVER),
   'id.uuid.inspect': op(inspectUuid, NEVER),

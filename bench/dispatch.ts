@@ -1,0 +1,87 @@
+import { performance } from 'node:perf_hooks'
+import { Registry } from 'prom-client'
+import { DEFAULT_PLANS } from '../src/limits/plans.ts'
+import type { OpInput, OpName } from '../src/ops/registry.ts'
+import { createDispatcher } from '../src/pool/dispatch.ts'
+import { createPoolMetrics } from '../src/pool/metrics.ts'
+import { createPools } from '../src/pool/pools.ts'
+import type { Scenario } from './lib/scenario.ts'
+
+const KiB = 1024
+const ROUNDS = Number(process.env.BENCH_DISPATCH_OPS ?? 400)
+
+interface Case<N extends OpName> {
+  op: N
+  bytes: number
+  input: OpInput<N>
+}
+
+function jsonDoc(bytes: number): string {
+  const items: unknown[] = []
+  let size = 2
+  for (let i = 0; size < bytes; i++) {
+    const item = { id: i, name: `item ${i}`, ok: i % 2 === 0 }
+    size += JSON.stringify(item).length + 1
+    items.push(item)
+  }
+  return JSON.stringify(items)
+}
+
+const CASES: Case<OpName>[] = [1, 16, 64, 256, 1024].flatMap((k) => [
+  { op: 'hash', bytes: k * KiB, input: { algorithm: 'sha256', input: 'x'.repeat(k * KiB) } } as Case<'hash'>,
+  {
+    op: 'json.format',
+    bytes: k * KiB,
+    input: { input: jsonDoc(k * KiB), mode: 'pretty' },
+  } as Case<'json.format'>,
+])
+
+// Throughput of the same operation run inline vs forced through a pool of (cores) threads with as many tasks
+// in flight: below the crossover the ~40 µs hop and the copies cost more than the work, above it the pool
+// wins (and keeps the event loop free). src/ops/registry.ts's poolAbove thresholds come from this table.
+export const dispatch: Scenario = {
+  name: 'dispatch',
+  title: 'Dispatch: inline vs forced through the worker pool, by operation and size',
+  target: {
+    ratio: 1,
+    text: 'informational: where pool throughput passes inline (ratio = pool ÷ inline at 1 MiB format)',
+  },
+  async run() {
+    const threads = 2
+    const pools = createPools({
+      free: { threads, queue: 1024, memoryMb: 512 },
+      paid: { threads, queue: 1024, memoryMb: 512 },
+      dedicated: {},
+      warm: true,
+    })
+    const metrics = createPoolMetrics(new Registry(), () => pools.all())
+    const dispatcher = createDispatcher(pools, metrics)
+    const limits = { ...DEFAULT_PLANS.business }
+    const rows = []
+    let ratio = 0
+    try {
+      for (const c of CASES) {
+        const reps = Math.max(20, Math.round(ROUNDS / Math.max(1, c.bytes / (16 * KiB))))
+        const inlineCtx = { workspaceId: 'ws_bench', limits, bytes: 0 }
+        const poolCtx = { workspaceId: 'ws_bench', limits, bytes: Number.MAX_SAFE_INTEGER }
+        await dispatcher.run(c.op, c.input, poolCtx)
+        let t0 = performance.now()
+        for (let i = 0; i < reps; i++) await dispatcher.run(c.op, c.input, inlineCtx)
+        const inlineOps = reps / ((performance.now() - t0) / 1000)
+        t0 = performance.now()
+        await Promise.all(Array.from({ length: reps }, () => dispatcher.run(c.op, c.input, poolCtx)))
+        const poolOps = reps / ((performance.now() - t0) / 1000)
+        rows.push({ label: `${c.op} ${c.bytes / KiB} KiB inline`, value: inlineOps, unit: 'ops/s' })
+        rows.push({
+          label: `${c.op} ${c.bytes / KiB} KiB pool (${(poolOps / inlineOps).toFixed(2)}×)`,
+          value: poolOps,
+          unit: 'ops/s',
+        })
+        if (c.op === 'json.format' && c.bytes === 1024 * KiB) ratio = poolOps / inlineOps
+      }
+    } finally {
+      await pools.close()
+    }
+    return { rows, ratio }
+  },
+}

@@ -1,0 +1,74 @@
+import { workspaceKey } from './lib/admin.ts'
+import { load, median } from './lib/load.ts'
+import { startGateway } from './lib/processes.ts'
+import type { Scenario } from './lib/scenario.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const UNLIMITED = {
+  key_rate_per_second: 1_000_000,
+  workspace_rate_per_second: 1_000_000,
+  monthly_quota: 2_000_000_000,
+}
+
+// Heavy free-plan diffs (just under the free 256 KiB body limit) that go to the free pool.
+function heavyDiffBody(): string {
+  const left = Array.from({ length: 1500 }, (_, i) => ({
+    id: i,
+    name: `user ${i}`,
+    tags: ['a', 'b', 'c'],
+    score: i * 7,
+  }))
+  const right = left.map((item, i) => (i % 20 === 0 ? { ...item, score: item.score + 1 } : item)).reverse()
+  return JSON.stringify({ left: { users: left }, right: { users: right }, output: 'both' })
+}
+
+// A paid workspace's small-request p99 with and without 16 connections flooding a free workspace with heavy
+// diffs: the tiers' pools keep the flood's work off the paid threads and off the event loop.
+export const isolation: Scenario = {
+  name: 'isolation',
+  title: 'Paid small-request p99 under a free-plan flood of heavy diffs vs without',
+  target: { ratio: 0.5, text: 'p99 with flood ≤ 2× p99 without (ratio = without ÷ with ≥ 0.5)' },
+  async run() {
+    const gateway = await startGateway({ LOG_LEVEL: 'warn' })
+    const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
+    const free = await workspaceKey(gateway, 'free', UNLIMITED)
+    const small = {
+      url: `${gateway.url}/v1/hash/sha256`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${paid}` },
+      body: JSON.stringify({ input: 'hello world' }),
+      connections: 4,
+      duration: SECONDS,
+    }
+    const flood = {
+      url: `${gateway.url}/v1/json/diff`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${free}` },
+      body: heavyDiffBody(),
+      connections: 16,
+      duration: SECONDS,
+    }
+    const quiet: number[] = []
+    const loud: number[] = []
+    let floodStats = { rps: 0, non2xx: 0 }
+    try {
+      await load({ ...small, duration: 2 })
+      for (let round = 0; round < 2; round++) {
+        quiet.push((await load(small)).p99)
+        const [underFlood, f] = await Promise.all([load(small), load(flood)])
+        loud.push(underFlood.p99)
+        floodStats = { rps: f.rps, non2xx: f.non2xx }
+      }
+    } finally {
+      await gateway.stop()
+    }
+    const without = median(quiet)
+    const withFlood = median(loud)
+    return {
+      rows: [
+        { label: 'paid p99, quiet', value: without, unit: 'ms' },
+        { label: 'paid p99, under free flood', value: withFlood, unit: 'ms' },
+        { label: `free flood (${floodStats.non2xx} non-2xx)`, value: floodStats.rps, unit: 'diffs/s' },
+      ],
+      ratio: without / Math.max(withFlood, 0.001),
+    }
+  },
+}
