@@ -1,10 +1,14 @@
 import { performance } from 'node:perf_hooks'
 import { isAppError } from '../src/errors.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { isOpName, OPERATIONS } from '../src/ops/registry.ts'
 
+// input: plain data to run the op on; raw: the request body's JSON bytes, to be parsed, validated against
+// the op's body schema and answered as JSON text (see src/lib/raw-json.ts)
 export interface OpTask {
   op: string
-  input: unknown
+  input?: unknown
+  raw?: Uint8Array
 }
 
 export type OpTaskResult =
@@ -20,13 +24,20 @@ export type OpTaskResult =
 // not survive the thread boundary); anything else is a bug and rejects.
 export default async function runOperation(task: OpTask): Promise<OpTaskResult> {
   const startedAt = performance.timeOrigin + performance.now()
+  const elapsed = () => performance.timeOrigin + performance.now() - startedAt
   if (!isOpName(task.op)) throw new Error(`unknown operation ${task.op}`)
+  const spec = OPERATIONS[task.op]
   try {
-    const value = await OPERATIONS[task.op].run(task.input as never)
-    return { ok: true, value, startedAt, runMs: performance.timeOrigin + performance.now() - startedAt }
+    if (task.raw) {
+      if (!('body' in spec) || !spec.body) throw new Error(`${task.op} takes no raw body`)
+      const value = await spec.run(parseAndValidate(task.raw, spec.body) as never)
+      return { ok: true, value: JSON.stringify(value), startedAt, runMs: elapsed() }
+    }
+    const value = await spec.run(task.input as never)
+    return { ok: true, value, startedAt, runMs: elapsed() }
   } catch (err) {
     if (!isAppError(err)) throw err
     const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
-    return { ok: false, error, startedAt, runMs: performance.timeOrigin + performance.now() - startedAt }
+    return { ok: false, error, startedAt, runMs: elapsed() }
   }
 }

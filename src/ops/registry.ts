@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { base64Decode, base64Encode } from './base64.ts'
 import { cronParse } from './cron-op.ts'
 import { hash } from './hash.ts'
@@ -6,6 +7,7 @@ import { generateNanoids } from './id-nanoid.ts'
 import { generateUuids } from './id-uuid.ts'
 import { inspectUuid } from './id-uuid-inspect.ts'
 import { jsonDiff } from './json-diff.ts'
+import { jsonDiffBody } from './json-diff-schema.ts'
 import { formatJson } from './json-format.ts'
 import { applyJsonPatch } from './json-patch.ts'
 import { decodeJwt } from './jwt-decode.ts'
@@ -28,6 +30,8 @@ const NEVER = Number.POSITIVE_INFINITY
 type AnyOp = (input: any) => unknown
 
 export interface OpSpec<F extends AnyOp = AnyOp> {
+  // the request body's schema, for ops whose large bodies are parsed and validated on the worker
+  body?: z.ZodType
   run: F
   // Request bodies of at least this many bytes run on the plan's worker pool; smaller ones inline.
   // Rule (docs/dispatch.md, figures from bench/dispatch.ts): inline only what runs in about half a
@@ -40,9 +44,9 @@ export interface OpSpec<F extends AnyOp = AnyOp> {
 function op<F extends AnyOp>(
   run: F,
   poolAbove: number,
-  heavy?: (input: Parameters<F>[0]) => boolean,
+  extra: { heavy?: (input: Parameters<F>[0]) => boolean; body?: z.ZodType } = {},
 ): OpSpec<F> {
-  return heavy ? { run, poolAbove, heavy } : { run, poolAbove }
+  return { run, poolAbove, ...extra }
 }
 
 // Every operation by name: the same functions run inline, on worker threads (workers/ops.ts) and in jobs.
@@ -53,7 +57,7 @@ export const OPERATIONS = {
   'jwt.decode': op(decodeJwt, 256 * KiB),
   'jwt.inspect': op(inspectJwt, 256 * KiB),
   'jwt.verify': op(verifyJwt, 256 * KiB),
-  'jwt.sign': op(signJwt, 256 * KiB, (input) => /^(RS|PS)/.test(String(input.algorithm))),
+  'jwt.sign': op(signJwt, 256 * KiB, { heavy: (input) => /^(RS|PS)/.test(String(input.algorithm)) }),
   'base64.encode': op(base64Encode, 256 * KiB),
   'base64.decode': op(base64Decode, 256 * KiB),
   'text.encode': op(textEncode, 64 * KiB),
@@ -66,7 +70,7 @@ export const OPERATIONS = {
   'url.query.parse': op(parseQuery, 64 * KiB),
   'url.query.build': op(buildQuery, 64 * KiB),
   'json.format': op(formatJson, 32 * KiB),
-  'json.diff': op(jsonDiff, 16 * KiB),
+  'json.diff': op(jsonDiff, 16 * KiB, { body: jsonDiffBody }),
   'json.patch': op(applyJsonPatch, 32 * KiB),
   'time.timestamp': op(timestamp, NEVER),
   'id.uuid': op(generateUuids, NEVER),

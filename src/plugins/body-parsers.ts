@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../errors.ts'
 import { jsonParseErrorOffset, locate } from '../lib/json-error.ts'
+import { RawJson } from '../lib/raw-json.ts'
+import { OPERATIONS } from '../ops/registry.ts'
 
 export interface BodyParserOptions {
   // limit for requests that carry no plan (admin API, console)
@@ -59,11 +61,30 @@ function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): P
   })
 }
 
+// For a route whose op runs large bodies on the pool: refuse before reading when that pool is full, and
+// hand a large body over unparsed when the op can parse it on the worker.
+function poolBound(request: FastifyRequest): { poolAbove: number; raw: boolean } | undefined {
+  const op = request.routeOptions.config.op
+  const auth = request.auth
+  if (!op || !auth) return undefined
+  const spec = OPERATIONS[op]
+  const declared = Number(request.headers['content-length'] ?? 0)
+  if (
+    declared >= spec.poolAbove &&
+    request.server.dispatcher.full({ workspaceId: auth.workspace.id, limits: auth.limits })
+  ) {
+    throw new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' })
+  }
+  return { poolAbove: spec.poolAbove, raw: 'body' in spec && spec.body !== undefined }
+}
+
 async function parseJsonBody(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<unknown> {
   checkCharset(request.headers['content-type'])
   declaredTooLarge(request)
+  const bound = poolBound(request)
   const bytes = await readLimited(request, payload)
   request.bodyBytes = bytes.length
+  if (bound?.raw && bytes.length >= bound.poolAbove) return new RawJson(bytes)
   const text = bytes.toString('utf8')
   // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
   if (text.length === 0) return undefined

@@ -2,18 +2,13 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { z } from 'zod'
 import { AppError } from '../errors.ts'
+import { RawJson } from '../lib/raw-json.ts'
+import { issuesOf } from '../lib/zod-issues.ts'
 
 function isStream(value: unknown): boolean {
   return (
     typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe === 'function'
   )
-}
-
-export function issuesOf(error: z.ZodError, prefix?: string): { path: string; message: string }[] {
-  return error.issues.slice(0, 20).map((i) => ({
-    path: [prefix, ...i.path.map(String)].filter((p) => p !== undefined && p !== '').join('.'),
-    message: i.message,
-  }))
 }
 
 // zod is the validator for every route part; responses are plain JSON.stringify (fast, no double work).
@@ -22,7 +17,7 @@ async function zodCompilerPlugin(app: FastifyInstance): Promise<void> {
     const zod = schema as unknown as z.ZodType
     const prefix = httpPart === 'body' ? undefined : httpPart === 'querystring' ? 'query' : httpPart
     return function validateWithZod(data: unknown) {
-      if (httpPart === 'body' && isStream(data)) return { value: data }
+      if (httpPart === 'body' && (isStream(data) || data instanceof RawJson)) return { value: data }
       const r = zod.safeParse(data)
       if (r.success) return { value: r.data }
       const message =

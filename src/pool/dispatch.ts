@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import type { OpTaskResult } from '../../workers/ops.ts'
+import type { OpTask, OpTaskResult } from '../../workers/ops.ts'
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
@@ -23,6 +23,10 @@ export interface Dispatched<T> {
 
 export interface Dispatcher {
   run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
+  // a raw JSON body, parsed, validated, run and serialized on the pool: resolves to the data's JSON text
+  runRaw(name: OpName, bytes: Uint8Array, ctx: DispatchContext): Promise<Dispatched<string>>
+  // whether the pool this request would use is full (so a large body can be refused before it is read)
+  full(ctx: Omit<DispatchContext, 'bytes'>): boolean
 }
 
 const QUEUE_FULL = new Error('Task queue is at limit')
@@ -52,23 +56,25 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     return { value, where: 'inline', waitMs: 0, runMs: performance.now() - started }
   }
 
-  async function onPool<N extends OpName>(
+  async function onPool<T>(
     pool: NamedPool,
-    name: N,
-    input: OpInput<N>,
+    name: OpName,
+    task: OpTask,
     budget: number,
-  ): Promise<Dispatched<OpOutput<N>>> {
+    fallback: () => Promise<Dispatched<T>>,
+  ): Promise<Dispatched<T>> {
     if (pool.inFlight >= pool.capacity) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
     metrics.dispatch.inc({ op: name, mode: 'pool' })
     const submitted = performance.timeOrigin + performance.now()
     let result: OpTaskResult
     pool.inFlight++
     try {
-      result = await pool.piscina.run({ op: name, input }, { signal: AbortSignal.timeout(budget) })
+      const transferList = task.raw ? [task.raw.buffer as ArrayBuffer] : undefined
+      result = await pool.piscina.run(task, { signal: AbortSignal.timeout(budget), transferList })
     } catch (err) {
       // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
       // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
-      if (err instanceof RangeError) return inline(name, input)
+      if (err instanceof RangeError) return fallback()
       throw poolFailure(err, pool.name, name, budget, metrics)
     } finally {
       pool.inFlight--
@@ -88,7 +94,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       )
     }
     metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'ok' })
-    return { value: result.value as OpOutput<N>, where: pool.name, waitMs, runMs: result.runMs }
+    return { value: result.value as T, where: pool.name, waitMs, runMs: result.runMs }
   }
 
   return {
@@ -96,7 +102,19 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       const spec = OPERATIONS[name]
       const heavy = 'heavy' in spec && spec.heavy ? (spec.heavy as (i: unknown) => boolean)(input) : false
       if (ctx.bytes < spec.poolAbove && !heavy) return inline(name, input)
-      return onPool(pools.pick(ctx.workspaceId, ctx.limits.pool), name, input, ctx.limits.compute_budget_ms)
+      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+      return onPool(pool, name, { op: name, input }, ctx.limits.compute_budget_ms, () => inline(name, input))
+    },
+    runRaw(name, bytes, ctx) {
+      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+      // a raw body is a flat byte string: it always crosses the thread boundary
+      return onPool<string>(pool, name, { op: name, raw: bytes }, ctx.limits.compute_budget_ms, () => {
+        throw new AppError('ERR_INTERNAL')
+      })
+    },
+    full(ctx) {
+      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+      return pool.inFlight >= pool.capacity
     },
   }
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { z } from 'zod'
-import { AppError, type ErrorCode } from '../errors.ts'
+import type { ErrorCode } from '../errors.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
+import { RawJson, runOp, sendRawOp } from './run-op.ts'
 
 type AnyZod = z.ZodType
 type Infer<T> = T extends AnyZod ? z.output<T> : undefined
@@ -27,7 +28,10 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   querystring?: Q
   params?: P
   response: R
-  handler: (ctx: {
+  // the operation behind this route: with no handler the body is passed to it as is, and a large body of
+  // an op that declares its schema in the registry is parsed on the worker (src/lib/raw-json.ts)
+  op?: OpName
+  handler?: (ctx: {
     body: Infer<B>
     query: Infer<Q>
     params: Infer<P>
@@ -41,6 +45,7 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
 declare module 'fastify' {
   interface FastifyContextConfig {
     doc?: RouteDoc
+    op?: OpName
   }
 }
 
@@ -52,7 +57,9 @@ export function defineRoute<
   P extends AnyZod | undefined,
   R extends AnyZod,
 >(app: FastifyInstance, def: RouteDef<B, Q, P, R>): void {
-  const { method, url, family, binary, body, querystring, params, handler, ...doc } = def
+  const { method, url, family, binary, body, querystring, params, op, handler: custom, ...doc } = def
+  const handler: NonNullable<typeof custom> =
+    custom ?? (({ body: input, run }) => run(op as OpName, input as never) as Promise<z.input<R>>)
   const status = def.status ?? 200
   const options: RouteOptions = {
     method,
@@ -60,8 +67,9 @@ export function defineRoute<
     schema: Object.fromEntries(
       Object.entries({ body, querystring, params }).filter(([, v]) => v !== undefined),
     ),
-    config: { family, binary, doc },
+    config: { family, binary, doc, op },
     async handler(request, reply) {
+      if (op && request.body instanceof RawJson) return sendRawOp(request, reply, op, request.body)
       const result = await handler({
         body: request.body as Infer<B>,
         query: request.query as Infer<Q>,
@@ -76,25 +84,4 @@ export function defineRoute<
     },
   }
   app.route(options)
-}
-
-async function runOp<N extends OpName>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  name: N,
-  input: OpInput<N>,
-): Promise<OpOutput<N>> {
-  const auth = request.auth
-  if (!auth) throw new AppError('ERR_INTERNAL')
-  const bytes = request.bodyBytes || Number(request.headers['content-length'] ?? 0)
-  const done = await request.server.dispatcher.run(name, input, {
-    workspaceId: auth.workspace.id,
-    limits: auth.limits,
-    bytes,
-  })
-  reply.header(
-    'server-timing',
-    `dispatch;desc="${done.where}", wait;dur=${done.waitMs.toFixed(2)}, run;dur=${done.runMs.toFixed(2)}`,
-  )
-  return done.value
 }

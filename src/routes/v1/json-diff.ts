@@ -1,35 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { DIFF_OUTPUTS } from '../../ops/json-diff.ts'
 import { MAX_DEPTH } from '../../ops/json-diff-keys.ts'
+import { jsonDiffBody } from '../../ops/json-diff-schema.ts'
 import { defineRoute } from '../define.ts'
-
-// z.unknown() rather than z.json(): zod checks JSON recursively and would overflow on deep input,
-// which the operation refuses with a clear ERR_VALIDATION instead.
-const document = (side: string) =>
-  z.unknown().describe(`The ${side} JSON document: any JSON value, nested at most ${MAX_DEPTH} levels`)
-
-export const jsonDiffBody = z.object({
-  left: document('original'),
-  right: document('changed'),
-  array_key: z
-    .string()
-    .min(1)
-    .max(256)
-    .optional()
-    .describe(
-      'Object field that identifies array items (e.g. "id"): items with equal values are paired and diffed ' +
-        'field by field. Items without it, and all items when it is absent, are matched by their whole content.',
-    ),
-  detect_moves: z
-    .boolean()
-    .default(true)
-    .describe('Report array items that changed position as moves instead of a removal plus an addition'),
-  output: z
-    .enum(DIFF_OUTPUTS)
-    .default('delta')
-    .describe('Which representations to return: the jsondiffpatch delta, the RFC 6902 patch, or both'),
-})
 
 const patchOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
@@ -71,6 +44,7 @@ export async function jsonDiffRoutes(app: FastifyInstance): Promise<void> {
       'arrays and values replaced) is returned instead. Keys such as "__proto__" and "constructor" are ' +
       `ordinary keys. Documents nested deeper than ${MAX_DEPTH} levels are refused with ERR_VALIDATION.`,
     tags: ['JSON'],
+    op: 'json.diff',
     body: jsonDiffBody,
     response: jsonDiffResult,
     handler: ({ body, run }) => run('json.diff', body),

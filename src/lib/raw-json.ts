@@ -1,0 +1,28 @@
+import type { z } from 'zod'
+import { AppError } from '../errors.ts'
+import { jsonParseErrorOffset, locate } from './json-error.ts'
+import { issuesOf } from './zod-issues.ts'
+
+// A JSON body left unparsed on purpose: it is bound for a worker thread, which parses and validates it
+// there, so a large document never costs the event loop a parse and two structured clones.
+export class RawJson {
+  readonly bytes: Uint8Array
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes
+  }
+}
+
+// The same checks the gateway's body parser and zod compiler make, for use off the main thread.
+export function parseAndValidate<T>(bytes: Uint8Array, schema: z.ZodType<T>): T {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (err) {
+    throw new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(err, text)))
+  }
+  const r = schema.safeParse(data)
+  if (r.success) return r.data
+  const message = data === null || typeof data !== 'object' ? 'The body must be a JSON object.' : undefined
+  throw new AppError('ERR_VALIDATION', message, { issues: issuesOf(r.error) })
+}
