@@ -8,7 +8,9 @@ import { issuesOf } from './zod-issues.ts'
 export class RawJson {
   readonly bytes: Uint8Array
   constructor(bytes: Uint8Array) {
-    this.bytes = bytes
+    // an owned copy (one memcpy): a Buffer may be a slice of a shared, untransferable pool, and the
+    // copy's ArrayBuffer can be transferred to the worker instead of cloned
+    this.bytes = new Uint8Array(bytes)
   }
 }
 
