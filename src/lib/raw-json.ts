@@ -25,6 +25,9 @@ export function parseAndValidate<T>(bytes: Uint8Array, schema: z.ZodType<T>): T 
   }
   const r = schema.safeParse(data)
   if (r.success) return r.data
-  const message = data === null || typeof data !== 'object' ? 'The body must be a JSON object.' : undefined
+  const message =
+    data === null || typeof data !== 'object' || Array.isArray(data)
+      ? 'The body must be a JSON object.'
+      : undefined
   throw new AppError('ERR_VALIDATION', message, { issues: issuesOf(r.error) })
 }

@@ -21,7 +21,7 @@ async function zodCompilerPlugin(app: FastifyInstance): Promise<void> {
       const r = zod.safeParse(data)
       if (r.success) return { value: r.data }
       const message =
-        httpPart === 'body' && (data === undefined || data === null || typeof data !== 'object')
+        httpPart === 'body' && (data === null || typeof data !== 'object' || Array.isArray(data))
           ? 'The body must be a JSON object.'
           : undefined
       return { error: new AppError('ERR_VALIDATION', message, { issues: issuesOf(r.error, prefix) }) }
