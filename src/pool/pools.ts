@@ -18,7 +18,11 @@ export interface PoolSet {
 
 const WORKER = new URL('../../workers/ops.ts', import.meta.url).href
 
-function createPool(name: string, config: PoolConfig, warm: boolean): NamedPool {
+// Worker threads run at a lower CPU priority than the event loop (Linux nice values, per thread), free-tier
+// threads lowest: on a busy machine the event loop keeps answering and paid work goes before free work.
+const NICE = { free: 10, paid: 5 } as const
+
+function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
   const piscina = new Piscina({
     filename: WORKER,
     minThreads: warm ? config.threads : 0,
@@ -29,6 +33,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean): NamedPool 
     resourceLimits: { maxOldGenerationSizeMb: config.memoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
     workerData: { pool: name },
     closeTimeout: 5_000,
+    niceIncrement: nice,
   })
   // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
   piscina.on('error', () => {})
@@ -37,13 +42,13 @@ function createPool(name: string, config: PoolConfig, warm: boolean): NamedPool 
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
 export function createPools(config: PoolsConfig): PoolSet {
-  const free = createPool('free', config.free, config.warm)
-  const paid = createPool('paid', config.paid, config.warm)
+  const free = createPool('free', config.free, config.warm, NICE.free)
+  const paid = createPool('paid', config.paid, config.warm, NICE.paid)
   // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous
   const dedicated = new Map(
     Object.entries(config.dedicated).map(([workspaceId, threads], i) => [
       workspaceId,
-      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm),
+      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm, NICE.paid),
     ]),
   )
   const all = [free, paid, ...dedicated.values()]
