@@ -1,9 +1,10 @@
 import { dispatch } from './dispatch.ts'
 import { isolation } from './isolation.ts'
+import { jsonDiff } from './json-diff.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { smallHash } from './small-hash.ts'
 
-const SCENARIOS: Scenario[] = [smallHash, dispatch, isolation]
+const SCENARIOS: Scenario[] = [smallHash, dispatch, isolation, jsonDiffScenario]
 
 // `npm run bench [-- name ...]`: runs the scenarios one after another (never in parallel: they share
 // two cores) and prints each figure beside its baseline and the ratio.

@@ -1,5 +1,6 @@
 import { create, type Delta } from 'jsondiffpatch'
-import { createObjectHash } from './json-diff-hash.ts'
+import { createArraysFilter } from './json-diff-array-filter.ts'
+import { createItemHasher } from './json-diff-hash.ts'
 import type { Json } from './json-diff-values.ts'
 
 export interface DeltaOptions {
@@ -8,13 +9,16 @@ export interface DeltaOptions {
   detectMoves: boolean
 }
 
-// The one place that decides how deltas are computed, so the array strategy (today jsondiffpatch's
-// LCS, quadratic in the length of the changed middle of an array) can be replaced on its own.
-// No textDiff option: long strings stay whole replacements, which RFC 6902 can express.
+// The one place that decides how deltas are computed. jsondiffpatch walks the documents and diffs
+// objects; arrays go to our filter (json-diff-array-filter.ts), near-linear where jsondiffpatch's
+// LCS fills a matrix of (n + 1) × (m + 1) cells. No textDiff option: long strings stay whole
+// replacements, which RFC 6902 can express.
 export function computeDelta(left: Json, right: Json, options: DeltaOptions): Delta {
-  const differ = create({
-    objectHash: createObjectHash(options.arrayKey),
-    arrays: { detectMove: options.detectMoves, includeValueOnMove: false },
-  })
+  const differ = create()
+  const hasher = createItemHasher(options.arrayKey)
+  differ.processor.pipes.diff.replace(
+    'arrays',
+    createArraysFilter({ hasher, detectMoves: options.detectMoves }),
+  )
   return differ.diff(left, right)
 }

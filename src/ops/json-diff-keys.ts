@@ -18,24 +18,33 @@ export interface DocumentShape {
   reservedKeys: boolean
 }
 
-// Iterative, so that an arbitrarily deep document is refused instead of overflowing the stack.
+// Iterative, so that an arbitrarily deep document is refused instead of overflowing the stack; only
+// containers are stacked (with their depth beside them, not in a tuple each), as this walks every
+// value of a possibly 10 MB document.
 export function inspectDocument(value: Json, field: string): DocumentShape {
   let reservedKeys = false
-  const stack: [Json, number][] = [[value, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (typeof node !== 'object' || node === null) continue
+  const nodes: (Json[] | JsonObject)[] = []
+  const depths: number[] = []
+  const push = (item: Json, depth: number) => {
+    if (typeof item !== 'object' || item === null) return
     if (depth >= MAX_DEPTH) {
       throw new AppError('ERR_VALIDATION', `\`${field}\` is nested deeper than ${MAX_DEPTH} levels.`, {
         issues: [{ path: field, message: `nesting deeper than ${MAX_DEPTH} levels is not supported` }],
       })
     }
+    nodes.push(item)
+    depths.push(depth)
+  }
+  push(value, 0)
+  while (nodes.length > 0) {
+    const node = nodes.pop()!
+    const depth = depths.pop()! + 1
     if (Array.isArray(node)) {
-      for (const item of node) stack.push([item, depth + 1])
+      for (const item of node) push(item, depth)
     } else {
       for (const key of Object.keys(node)) {
         if (RESERVED.has(key)) reservedKeys = true
-        stack.push([node[key]!, depth + 1])
+        push(node[key]!, depth)
       }
     }
   }

@@ -5,7 +5,7 @@ import { decodeDelta, encodeDocument, encodeKey, inspectDocument } from './json-
 import { deltaToJsonPatch } from './json-diff-patch-format.ts'
 import { type DiffStats, deltaStats } from './json-diff-stats.ts'
 import type { Json, JsonPatchOp } from './json-diff-values.ts'
-import { applyJsonPatch } from './json-patch.ts'
+import { patchGives } from './json-diff-verify.ts'
 import { jsonEqual } from './json-value.ts'
 
 export const DIFF_OUTPUTS = ['delta', 'json_patch', 'both'] as const
@@ -33,13 +33,13 @@ function diffDelta(left: Json, right: Json, input: JsonDiffInput, escapeKeys: bo
   return decodeDelta(computeDelta(encodeDocument(left), encodeDocument(right), { arrayKey, detectMoves }))
 }
 
-// The patch is applied to (a copy of) `left` by the /v1/json/patch implementation before it is
-// returned; if it does not give `right` exactly, the coarser patch of coarseJsonPatch() is returned
-// instead (see json-diff-fallback.ts).
+// The patch is applied to `left` (copy-on-write, with the semantics of /v1/json/patch: see
+// json-diff-verify.ts) before it is returned; if it does not give `right` exactly, the coarser patch
+// of coarseJsonPatch() is returned instead (see json-diff-fallback.ts).
 export function provenPatch(delta: Delta, left: Json, right: Json): JsonPatchOp[] {
   try {
     const ops = deltaToJsonPatch(delta, left)
-    if (jsonEqual(applyJsonPatch({ document: left, patch: ops }).result as Json, right)) return ops
+    if (patchGives(left, ops, right)) return ops
   } catch {
     // an inconsistent delta is handled exactly like a patch that fails the check
   }

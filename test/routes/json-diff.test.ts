@@ -1,9 +1,12 @@
 import fc from 'fast-check'
 import type { LightMyRequestResponse } from 'fastify'
+import { patch as jdpPatch } from 'jsondiffpatch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_DEPTH } from '../../src/ops/json-diff-keys.ts'
+import { jsonEqual } from '../../src/ops/json-value.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { patched } from '../ops/json-diff-helpers.ts'
+import { editedList } from '../ops/json-diff-large-helpers.ts'
 
 function expectEnvelope(res: LightMyRequestResponse): void {
   expect(res.statusCode).toBeLessThan(500)
@@ -69,6 +72,18 @@ describe('/v1/json/diff', () => {
       { op: 'replace', path: '/users/1/name', value: 'Ada L.' },
     ])
     expect(patched(left, data.json_patch)).toEqual(right)
+  })
+
+  it('diffs 10k-item arrays (about 1 MB, run on the worker pool): exact stats, a patch that applies', async () => {
+    const list = editedList(10_000, 3)
+    const left = { items: list.left }
+    const right = { items: list.right }
+    const res = await t.post('/v1/json/diff', { left, right, array_key: 'id', output: 'both' })
+    expect(res.statusCode).toBe(200)
+    const data = res.json().data
+    expect(data.stats).toEqual(list.expected(true, true))
+    expect(jsonEqual(patched(left, data.json_patch), right)).toBe(true)
+    expect(jsonEqual(jdpPatch(structuredClone(left), data.delta), right)).toBe(true)
   })
 
   it('answers equal documents with empty results', async () => {
