@@ -1,6 +1,6 @@
 import { dispatch } from './dispatch.ts'
 import { isolation } from './isolation.ts'
-import { jsonDiff } from './json-diff.ts'
+import { jsonDiffScenario } from './json-diff.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { smallHash } from './small-hash.ts'
 
