@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { randomBase62, toBase62 } from './base62.ts'
 
@@ -28,7 +28,7 @@ export function parseKey(raw: string): { mode: KeyMode } | undefined {
 
 // Keys carry ~178 random bits, so a fast unsalted hash is enough to make the stored form useless to a thief.
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('base64url')
+  return hash('sha256', key, 'base64url')
 }
 
 // What people see in lists to tell keys apart: the mode prefix and the first 6 random characters.
