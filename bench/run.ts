@@ -2,9 +2,18 @@ import { dispatch } from './dispatch.ts'
 import { isolation } from './isolation.ts'
 import { jsonDiffScenario } from './json-diff.ts'
 import type { Scenario } from './lib/scenario.ts'
+import { rateLimitStacks } from './rate-limit-stacks.ts'
 import { smallHash } from './small-hash.ts'
+import { smallHashRedis } from './small-hash-redis.ts'
 
-const SCENARIOS: Scenario[] = [smallHash, dispatch, isolation, jsonDiffScenario]
+const SCENARIOS: Scenario[] = [
+  smallHash,
+  dispatch,
+  isolation,
+  smallHashRedis,
+  rateLimitStacks,
+  jsonDiffScenario,
+]
 
 // `npm run bench [-- name ...]`: runs the scenarios one after another (never in parallel: they share
 // two cores) and prints each figure beside its baseline and the ratio.

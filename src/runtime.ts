@@ -1,3 +1,4 @@
+import pino from 'pino'
 import type { Config } from './config.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { type LogSink, openLogSink } from './logger.ts'
@@ -5,7 +6,7 @@ import { createMetrics, type Metrics } from './metrics.ts'
 import { createDispatcher, type Dispatcher } from './pool/dispatch.ts'
 import { createPoolMetrics } from './pool/metrics.ts'
 import { createPools, type PoolSet } from './pool/pools.ts'
-import { MemoryStore } from './store/memory/memory-store.ts'
+import { openStore } from './store/open.ts'
 import type { Store } from './store/types.ts'
 
 // Everything a gateway process opens at boot, closed in reverse order at shutdown.
@@ -28,14 +29,21 @@ export interface RuntimeOverrides {
 
 export async function openRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
   const clock = overrides.clock ?? Date.now
-  const store = overrides.store ?? (await MemoryStore.open({ dataDir: config.dataDir, clock }))
+  const logSink = openLogSink()
+  const storeLog = pino({ level: config.logLevel, base: { component: 'store' } }, logSink.stream)
+  // a Redis store keeps Redis TIME as the limiter's clock unless a test injects one
+  const store =
+    overrides.store ??
+    (await openStore(config, {
+      ...(overrides.clock ? { clock: overrides.clock } : {}),
+      log: (level, message, detail) => storeLog[level](detail, message),
+    }))
   const verifier = new KeyVerifier(store, {
     cacheSize: config.keyCache.size,
     cacheTtlMs: config.keyCache.ttlMs,
     clock,
   })
   const metrics = createMetrics()
-  const logSink = openLogSink()
   const pools = createPools(config.pools)
   const poolMetrics = createPoolMetrics(metrics.registry, () => pools.all())
   const dispatcher = createDispatcher(pools, poolMetrics)

@@ -91,7 +91,8 @@ export interface Usage {
   daily: Record<string, number>
 }
 
-export type StoreEvent = { type: 'key'; hash: string } | { type: 'workspace'; id: string }
+// 'reset': events may have been missed (the invalidation channel was down), so drop every cached entry.
+export type StoreEvent = { type: 'key'; hash: string } | { type: 'workspace'; id: string } | { type: 'reset' }
 
 export interface NewKey {
   workspace_id: string

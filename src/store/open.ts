@@ -1,0 +1,23 @@
+import type { Config } from '../config.ts'
+import { MemoryStore } from './memory/memory-store.ts'
+import type { RedisTarget } from './redis/client.ts'
+import { RedisStore, type StoreLog } from './redis/redis-store.ts'
+import type { Store } from './types.ts'
+
+export interface OpenStoreOptions {
+  clock?: () => number
+  log?: StoreLog
+}
+
+// REDIS_URL → one Redis, REDIS_CLUSTER_NODES → a Redis Cluster, neither → the embedded store.
+export function redisTarget(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>): RedisTarget | undefined {
+  if (config.redisUrl) return { url: config.redisUrl }
+  if (config.redisClusterNodes) return { clusterNodes: config.redisClusterNodes }
+  return undefined
+}
+
+export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
+  const target = redisTarget(config)
+  if (target) return RedisStore.open({ target, ...options })
+  return MemoryStore.open({ dataDir: config.dataDir, ...(options.clock ? { clock: options.clock } : {}) })
+}

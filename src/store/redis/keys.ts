@@ -1,0 +1,68 @@
+// Every key a workspace owns carries the hash tag {ws:<id>}, so one Lua script only ever touches one
+// cluster slot. The few global keys (indexes from a key hash or an id to its workspace, the list of
+// workspaces) are read on their own, never inside a script, so they need no tag.
+export class RedisKeys {
+  readonly channel: string
+  #p: string
+
+  constructor(prefix: string) {
+    this.#p = prefix
+    this.channel = `${prefix}:invalidate`
+  }
+
+  workspace(ws: string): string {
+    return `${this.#p}:{ws:${ws}}:ws`
+  }
+
+  // hash: project name → project record (JSON)
+  projects(ws: string): string {
+    return `${this.#p}:{ws:${ws}}:projects`
+  }
+
+  // hash: environment name → environment record (JSON), one per project
+  environments(ws: string, projectId: string): string {
+    return `${this.#p}:{ws:${ws}}:envs:${projectId}`
+  }
+
+  key(ws: string, keyId: string): string {
+    return `${this.#p}:{ws:${ws}}:key:${keyId}`
+  }
+
+  // set of the workspace's key ids
+  keys(ws: string): string {
+    return `${this.#p}:{ws:${ws}}:keys`
+  }
+
+  keyTat(ws: string, keyId: string): string {
+    return `${this.#p}:{ws:${ws}}:tat:key:${keyId}`
+  }
+
+  workspaceTat(ws: string): string {
+    return `${this.#p}:{ws:${ws}}:tat:ws`
+  }
+
+  // hash of one UTC month's counters: requests / refused_*, k:<key id>:<counter>, d:<DD>
+  usage(ws: string, month: string): string {
+    return `${this.#p}:{ws:${ws}}:usage:${month}`
+  }
+
+  // global: set of all workspace ids
+  workspaceIds(): string {
+    return `${this.#p}:workspaces`
+  }
+
+  // global: key hash → "<workspace id> <key id>"
+  keyByHash(hash: string): string {
+    return `${this.#p}:keyhash:${hash}`
+  }
+
+  // global: key id → workspace id
+  keyWorkspace(keyId: string): string {
+    return `${this.#p}:keyws:${keyId}`
+  }
+
+  // global: project id → workspace id
+  projectWorkspace(projectId: string): string {
+    return `${this.#p}:projectws:${projectId}`
+  }
+}

@@ -1,0 +1,332 @@
+import type { Cluster, Redis } from 'ioredis'
+import { randomBase62 } from '../../keys/base62.ts'
+import type { KeyMode } from '../../keys/format.ts'
+import { monthOf } from '../../limits/month.ts'
+import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
+import { newId } from '../ids.ts'
+import type {
+  ApiKeyRecord,
+  ConsumeRequest,
+  Environment,
+  KeyLookup,
+  LimitDecision,
+  NewKey,
+  Project,
+  Store,
+  StoreEvent,
+  Usage,
+  Workspace,
+} from '../types.ts'
+import {
+  type ConnectionPolicy,
+  createClient,
+  DEFAULT_POLICY,
+  describeTarget,
+  type RedisTarget,
+} from './client.ts'
+import { deadline, type StoreLog, waitReady, watchConnection } from './connection.ts'
+import { Invalidation } from './invalidation.ts'
+import { RedisKeys } from './keys.ts'
+import { candidateMonths, decodeDecision } from './limit-reply.ts'
+import {
+  decodeKey,
+  decodeWorkspace,
+  encodeFields,
+  encodeKey,
+  encodeOverrides,
+  encodeWorkspace,
+  fieldsOf,
+} from './records.ts'
+import { defineScripts } from './scripts.ts'
+import { decodeUsage } from './usage.ts'
+
+export type { StoreLog } from './connection.ts'
+
+export interface RedisStoreOptions {
+  target: RedisTarget
+  // namespace of every key and of the invalidation channel (several deployments may share a Redis)
+  prefix?: string
+  // tests only: the limiter's clock (instead of Redis TIME) and record timestamps
+  clock?: () => number
+  policy?: Partial<ConnectionPolicy>
+  // how long open() waits for Redis before failing the boot
+  connectWaitMs?: number
+  log?: StoreLog
+}
+
+const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+
+// The shared store for N gateways: durable records are Redis hashes, limits are one Lua script per
+// request (consume.lua), and every key a script touches carries the workspace's hash tag.
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const
+  #client: Redis | Cluster
+  #k: RedisKeys
+  #clock: (() => number) | undefined
+  #invalidation: Invalidation
+  #timeoutMs: number
+
+  private constructor(
+    client: Redis | Cluster,
+    keys: RedisKeys,
+    invalidation: Invalidation,
+    timeoutMs: number,
+    clock?: () => number,
+  ) {
+    this.#client = client
+    this.#k = keys
+    this.#invalidation = invalidation
+    this.#timeoutMs = timeoutMs
+    this.#clock = clock
+  }
+
+  static async open(options: RedisStoreOptions): Promise<RedisStore> {
+    const policy = { ...DEFAULT_POLICY, ...options.policy }
+    const keys = new RedisKeys(options.prefix ?? 'anvil')
+    const client = createClient(options.target, policy)
+    defineScripts(client)
+    watchConnection(client, options.target, options.log)
+    const seeds = 'clusterNodes' in options.target ? options.target.clusterNodes : []
+    const invalidation = new Invalidation({
+      target: options.target,
+      policy,
+      channel: keys.channel,
+      origin: randomBase62(16),
+      nodes: () => {
+        const masters = 'nodes' in client ? client.nodes('master').map((n) => n.options) : []
+        return masters.length > 0 ? masters.map((o) => ({ host: o.host!, port: o.port! })) : seeds
+      },
+    })
+    const waitMs = options.connectWaitMs ?? 5_000
+    try {
+      client.connect().catch(() => {})
+      await waitReady(client, waitMs)
+      await invalidation.start(waitMs)
+    } catch (err) {
+      invalidation.close()
+      client.disconnect()
+      throw new Error(`Redis ${describeTarget(options.target)} is unreachable: ${(err as Error).message}`)
+    }
+    return new RedisStore(client, keys, invalidation, policy.commandTimeoutMs, options.clock)
+  }
+
+  #now(): string {
+    return new Date(this.#clock ? this.#clock() : Date.now()).toISOString()
+  }
+
+  async ready(): Promise<boolean> {
+    if (this.#client.status !== 'ready' || !this.#invalidation.subscribed) return false
+    try {
+      return (await deadline(this.#client.ping(), this.#timeoutMs)) === 'PONG'
+    } catch {
+      return false
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#invalidation.close()
+    await this.#client.quit().catch(() => {})
+    this.#client.disconnect()
+  }
+
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    return this.#invalidation.listen(listener)
+  }
+
+  async createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace> {
+    const ws: Workspace = {
+      id: newId('ws'),
+      name: input.name,
+      plan: input.plan,
+      overrides: {},
+      created_at: this.#now(),
+    }
+    await this.#client.hset(this.#k.workspace(ws.id), ...encodeWorkspace(ws))
+    await this.#client.sadd(this.#k.workspaceIds(), ws.id)
+    return ws
+  }
+
+  async getWorkspace(id: string): Promise<Workspace | undefined> {
+    return decodeWorkspace(fieldsOf(await this.#client.hgetall(this.#k.workspace(id))))
+  }
+
+  async updateWorkspace(
+    id: string,
+    patch: { plan?: PlanName; overrides?: PlanOverrides },
+  ): Promise<Workspace | undefined> {
+    const fields = [...encodeFields({ plan: patch.plan }), ...encodeOverrides(patch.overrides ?? {})]
+    return this.#patch(this.#k.workspace(id), 'workspace', fields, decodeWorkspace, (w) => ({
+      type: 'workspace',
+      id: w.id,
+    }))
+  }
+
+  async listWorkspaces(): Promise<Workspace[]> {
+    const ids = await this.#client.smembers(this.#k.workspaceIds())
+    const all = await Promise.all(ids.map((id) => this.getWorkspace(id)))
+    return all.filter((w) => w !== undefined).sort(byCreation)
+  }
+
+  async ensureProject(workspaceId: string, name: string): Promise<Project> {
+    const hash = this.#k.projects(workspaceId)
+    const existing = await this.#client.hget(hash, name)
+    if (existing) return JSON.parse(existing) as Project
+    const proposed: Project = { id: newId('prj'), workspace_id: workspaceId, name, created_at: this.#now() }
+    // the index goes first, so whoever sees the project can also find its workspace
+    await this.#client.set(this.#k.projectWorkspace(proposed.id), workspaceId)
+    const stored = JSON.parse(
+      await this.#client.anvilEnsureField(hash, name, JSON.stringify(proposed)),
+    ) as Project
+    if (stored.id !== proposed.id) await this.#client.del(this.#k.projectWorkspace(proposed.id))
+    return stored
+  }
+
+  async ensureEnvironment(projectId: string, name: string, mode: KeyMode): Promise<Environment> {
+    const workspaceId = await this.#client.get(this.#k.projectWorkspace(projectId))
+    if (!workspaceId) throw new Error(`unknown project ${projectId}`)
+    const hash = this.#k.environments(workspaceId, projectId)
+    const existing = await this.#client.hget(hash, name)
+    if (existing) return JSON.parse(existing) as Environment
+    const proposed: Environment = {
+      id: newId('env'),
+      workspace_id: workspaceId,
+      project_id: projectId,
+      name,
+      mode,
+      created_at: this.#now(),
+    }
+    return JSON.parse(
+      await this.#client.anvilEnsureField(hash, name, JSON.stringify(proposed)),
+    ) as Environment
+  }
+
+  async listProjects(workspaceId: string): Promise<Project[]> {
+    const values = await this.#client.hvals(this.#k.projects(workspaceId))
+    return values.map((v) => JSON.parse(v) as Project).sort(byCreation)
+  }
+
+  async listEnvironments(projectId: string): Promise<Environment[]> {
+    const workspaceId = await this.#client.get(this.#k.projectWorkspace(projectId))
+    if (!workspaceId) return []
+    const values = await this.#client.hvals(this.#k.environments(workspaceId, projectId))
+    return values.map((v) => JSON.parse(v) as Environment).sort(byCreation)
+  }
+
+  async createKey(input: NewKey): Promise<ApiKeyRecord> {
+    const key: ApiKeyRecord = {
+      ...input,
+      id: newId('key'),
+      revoked_at: null,
+      rotated_to: null,
+      created_at: this.#now(),
+    }
+    const ws = key.workspace_id
+    const results = await this.#client
+      .multi()
+      .hset(this.#k.key(ws, key.id), ...encodeKey(key))
+      .sadd(this.#k.keys(ws), key.id)
+      .exec()
+    const failed = results?.find(([err]) => err)
+    if (!results || failed) throw failed?.[0] ?? new Error('key creation was aborted')
+    // the indexes last: a key becomes findable only once its record is complete
+    await Promise.all([
+      this.#client.set(this.#k.keyWorkspace(key.id), ws),
+      this.#client.set(this.#k.keyByHash(key.hash), `${ws} ${key.id}`),
+    ])
+    return key
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const ws = await this.#client.get(this.#k.keyWorkspace(id))
+    if (!ws) return undefined
+    return decodeKey(fieldsOf(await this.#client.hgetall(this.#k.key(ws, id))))
+  }
+
+  // Two round trips on a cache miss: the global hash index, then the key and its workspace together.
+  lookupKey(hash: string): Promise<KeyLookup | undefined> {
+    return deadline(this.#lookupKey(hash), this.#timeoutMs)
+  }
+
+  async #lookupKey(hash: string): Promise<KeyLookup | undefined> {
+    const ref = await this.#client.get(this.#k.keyByHash(hash))
+    if (!ref) return undefined
+    const [ws, id] = ref.split(' ') as [string, string]
+    const [keyFields, wsFields] = await Promise.all([
+      this.#client.hgetall(this.#k.key(ws, id)),
+      this.#client.hgetall(this.#k.workspace(ws)),
+    ])
+    const key = decodeKey(fieldsOf(keyFields))
+    const workspace = decodeWorkspace(fieldsOf(wsFields))
+    return key && workspace ? { key, workspace } : undefined
+  }
+
+  async updateKey(
+    id: string,
+    patch: Partial<Pick<ApiKeyRecord, 'revoked_at' | 'expires_at' | 'rotated_to'>>,
+  ): Promise<ApiKeyRecord | undefined> {
+    const ws = await this.#client.get(this.#k.keyWorkspace(id))
+    if (!ws) return undefined
+    const fields = encodeFields({
+      revoked_at: patch.revoked_at,
+      expires_at: patch.expires_at,
+      rotated_to: patch.rotated_to,
+    })
+    return this.#patch(this.#k.key(ws, id), 'key', fields, decodeKey, (k) => ({ type: 'key', hash: k.hash }))
+  }
+
+  async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    const ids = await this.#client.smembers(this.#k.keys(workspaceId))
+    const all = await Promise.all(
+      ids.map(async (id) => decodeKey(fieldsOf(await this.#client.hgetall(this.#k.key(workspaceId, id))))),
+    )
+    return all.filter((k) => k !== undefined).sort(byCreation)
+  }
+
+  // Exactly one round trip: one EVALSHA of consume.lua (auto-pipelined with concurrent requests).
+  async consume(req: ConsumeRequest): Promise<LimitDecision> {
+    const now = this.#clock?.()
+    const [a, b] = candidateMonths(now ?? Date.now())
+    const k = this.#k
+    const ws = req.workspaceId
+    const call = this.#client.anvilConsume(
+      k.keyTat(ws, req.keyId),
+      k.workspaceTat(ws),
+      k.usage(ws, a.label),
+      k.usage(ws, b.label),
+      req.keyId,
+      req.keyRatePerSecond,
+      req.workspaceRatePerSecond,
+      req.monthlyQuota,
+      req.keyMonthlyQuota ?? -1,
+      now === undefined ? '' : String(now),
+      a.start,
+      a.end,
+      b.start,
+      b.end,
+    )
+    return decodeDecision(await deadline(call, this.#timeoutMs), req)
+  }
+
+  async usage(workspaceId: string, month?: string): Promise<Usage> {
+    const m = month ?? monthOf(this.#clock ? this.#clock() : Date.now())
+    return decodeUsage(m, await this.#client.hgetall(this.#k.usage(workspaceId, m)))
+  }
+
+  // Patch a record through patch-record.lua (which publishes the change to the other gateways), then
+  // tell this process's listeners before returning, as the embedded store does.
+  async #patch<T>(
+    hashKey: string,
+    type: 'key' | 'workspace',
+    fields: string[],
+    decode: (fields: Map<string, string>) => T | undefined,
+    eventOf: (record: T) => StoreEvent,
+  ): Promise<T | undefined> {
+    const name = type === 'key' ? 'hash' : 'id'
+    const origin = this.#invalidation.origin
+    const reply = await this.#client.anvilPatchRecord(hashKey, this.#k.channel, type, name, origin, ...fields)
+    const record = decode(fieldsOf(reply))
+    if (record !== undefined) this.#invalidation.emit(eventOf(record))
+    return record
+  }
+}

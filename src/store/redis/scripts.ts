@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs'
+import type { Cluster, Redis, Result } from 'ioredis'
+
+// Each Redis operation that must be atomic is one Lua file (its header names KEYS, ARGV and the
+// reply), registered once per client with defineCommand: ioredis sends EVALSHA and falls back to EVAL
+// only when a server has not seen the script yet.
+const SCRIPTS = {
+  anvilConsume: { file: 'consume.lua', numberOfKeys: 4 },
+  anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
+  anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
+} as const
+
+const sources = Object.fromEntries(
+  Object.entries(SCRIPTS).map(([name, s]) => [name, readFileSync(new URL(s.file, import.meta.url), 'utf8')]),
+)
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    anvilConsume(
+      keyTat: string,
+      workspaceTat: string,
+      usage: string,
+      otherUsage: string,
+      keyId: string,
+      keyRate: number,
+      workspaceRate: number,
+      monthlyQuota: number,
+      keyMonthlyQuota: number,
+      now: string,
+      monthStart: string,
+      monthEnd: string,
+      otherStart: string,
+      otherEnd: string,
+    ): Result<number[], Context>
+    anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
+    anvilEnsureField(hash: string, field: string, value: string): Result<string, Context>
+  }
+}
+
+export function defineScripts(client: Redis | Cluster): void {
+  for (const [name, s] of Object.entries(SCRIPTS)) {
+    client.defineCommand(name, { lua: sources[name]!, numberOfKeys: s.numberOfKeys })
+  }
+}

@@ -1,0 +1,310 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { generateKey, hashKey, keyPrefix } from '../../src/keys/format.ts'
+import type { ConsumeRequest, NewKey, Store, StoreEvent } from '../../src/store/types.ts'
+
+// One suite, every store: the embedded one and Redis (single node and cluster) must be
+// indistinguishable through the Store interface, limits included.
+export interface StoreUnderTest {
+  // a fresh, empty store whose limiter and timestamps follow `clock`
+  open(clock: () => number): Promise<Store>
+}
+
+const T0 = Date.UTC(2026, 10, 30, 23, 59, 0)
+
+export function storeContract(name: string, subject: StoreUnderTest): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store
+    let now = T0
+    afterEach(async () => {
+      await store?.close()
+    })
+
+    async function open(): Promise<Store> {
+      now = T0
+      store = await subject.open(() => now)
+      return store
+    }
+
+    async function newKey(s: Store, workspaceId: string, extra: Partial<NewKey> = {}) {
+      const project = await s.ensureProject(workspaceId, 'default')
+      const env = await s.ensureEnvironment(project.id, 'production', 'live')
+      const raw = generateKey('live')
+      const record = await s.createKey({
+        workspace_id: workspaceId,
+        project_id: project.id,
+        environment_id: env.id,
+        mode: 'live',
+        hash: hashKey(raw),
+        prefix: keyPrefix(raw),
+        name: null,
+        families: null,
+        allowed_cidrs: null,
+        expires_at: null,
+        monthly_quota: null,
+        ...extra,
+      })
+      return { raw, record }
+    }
+
+    const limits = (
+      workspaceId: string,
+      keyId: string,
+      over: Partial<ConsumeRequest> = {},
+    ): ConsumeRequest => ({
+      workspaceId,
+      keyId,
+      keyRatePerSecond: 1000,
+      workspaceRatePerSecond: 1000,
+      monthlyQuota: 1_000_000,
+      keyMonthlyQuota: null,
+      ...over,
+    })
+    const burst = (s: Store, req: ConsumeRequest, n: number) =>
+      Promise.all(Array.from({ length: n }, () => s.consume(req)))
+    const admitted = (ds: { allowed: boolean }[]) => ds.filter((d) => d.allowed).length
+
+    it('is ready, and creates, reads, patches and lists workspaces', async () => {
+      const s = await open()
+      expect(await s.ready()).toBe(true)
+      const a = await s.createWorkspace({ name: 'acme', plan: 'pro' })
+      expect(a).toMatchObject({
+        name: 'acme',
+        plan: 'pro',
+        overrides: {},
+        created_at: new Date(T0).toISOString(),
+      })
+      expect(a.id).toMatch(/^ws_[0-9A-Za-z]{20}$/)
+      expect(await s.getWorkspace(a.id)).toEqual(a)
+      expect(await s.getWorkspace('ws_missing')).toBeUndefined()
+      expect(await s.updateWorkspace('ws_missing', { plan: 'free' })).toBeUndefined()
+      await s.updateWorkspace(a.id, { overrides: { monthly_quota: 42, key_rate_per_second: 7 } })
+      const b = await s.updateWorkspace(a.id, {
+        plan: 'business',
+        overrides: { monthly_quota: 9_007_199_254_740_991 },
+      })
+      // overrides merge field by field; numbers survive exactly
+      expect(b).toEqual({
+        ...a,
+        plan: 'business',
+        overrides: { monthly_quota: 9_007_199_254_740_991, key_rate_per_second: 7 },
+      })
+      expect(await s.getWorkspace(a.id)).toEqual(b)
+      now += 1000
+      const c = await s.createWorkspace({ name: 'other', plan: 'free' })
+      expect((await s.listWorkspaces()).map((w) => w.id).sort()).toEqual([a.id, c.id].sort())
+    })
+
+    it('ensureProject / ensureEnvironment are get-or-create, also when raced', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const projects = await Promise.all(Array.from({ length: 8 }, () => s.ensureProject(ws.id, 'default')))
+      expect(new Set(projects.map((p) => p.id)).size).toBe(1)
+      expect(projects[0]).toMatchObject({ workspace_id: ws.id, name: 'default' })
+      const other = await s.ensureProject(ws.id, 'mobile')
+      expect((await s.listProjects(ws.id)).map((p) => p.name).sort()).toEqual(['default', 'mobile'])
+      const p = projects[0]!
+      const envs = await Promise.all(
+        Array.from({ length: 8 }, () => s.ensureEnvironment(p.id, 'staging', 'test')),
+      )
+      expect(new Set(envs.map((e) => e.id)).size).toBe(1)
+      expect(envs[0]).toMatchObject({ workspace_id: ws.id, project_id: p.id, name: 'staging', mode: 'test' })
+      // an existing environment keeps its mode
+      expect((await s.ensureEnvironment(p.id, 'staging', 'live')).mode).toBe('test')
+      await s.ensureEnvironment(p.id, 'production', 'live')
+      expect((await s.listEnvironments(p.id)).map((e) => e.name).sort()).toEqual(['production', 'staging'])
+      expect(await s.listEnvironments(other.id)).toEqual([])
+      await expect(s.ensureEnvironment('prj_missing', 'x', 'live')).rejects.toThrow()
+    })
+
+    it('creates keys, finds them by hash only, patches and lists them', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'pro' })
+      const { raw, record } = await newKey(s, ws.id, {
+        name: 'ci',
+        families: ['hash', 'jwt'],
+        allowed_cidrs: ['10.0.0.0/8'],
+        expires_at: '2027-01-01T00:00:00.000Z',
+        monthly_quota: 100,
+      })
+      expect(record).toMatchObject({
+        workspace_id: ws.id,
+        name: 'ci',
+        families: ['hash', 'jwt'],
+        allowed_cidrs: ['10.0.0.0/8'],
+        monthly_quota: 100,
+        revoked_at: null,
+        rotated_to: null,
+        created_at: new Date(T0).toISOString(),
+      })
+      expect(await s.getKey(record.id)).toEqual(record)
+      expect(await s.lookupKey(hashKey(raw))).toEqual({ key: record, workspace: ws })
+      expect(await s.lookupKey(hashKey(generateKey('live')))).toBeUndefined()
+      expect(await s.getKey('key_missing')).toBeUndefined()
+      expect(await s.updateKey('key_missing', { revoked_at: new Date(T0).toISOString() })).toBeUndefined()
+
+      const revoked = await s.updateKey(record.id, {
+        revoked_at: new Date(T0).toISOString(),
+        rotated_to: 'key_x',
+      })
+      expect(revoked).toEqual({ ...record, revoked_at: new Date(T0).toISOString(), rotated_to: 'key_x' })
+      expect((await s.lookupKey(hashKey(raw)))?.key).toEqual(revoked)
+      const plain = await newKey(s, ws.id)
+      expect(plain.record).toMatchObject({
+        name: null,
+        families: null,
+        allowed_cidrs: null,
+        monthly_quota: null,
+      })
+      expect((await s.listKeys(ws.id)).map((k) => k.id).sort()).toEqual([record.id, plain.record.id].sort())
+      expect(await s.listKeys('ws_missing')).toEqual([])
+    })
+
+    it('announces key and workspace changes to subscribers before the change resolves', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'pro' })
+      const { record } = await newKey(s, ws.id)
+      const events: StoreEvent[] = []
+      const stop = s.subscribe((e) => {
+        if (e.type !== 'reset') events.push(e)
+      })
+      await s.updateKey(record.id, { revoked_at: new Date(T0).toISOString() })
+      expect(events).toEqual([{ type: 'key', hash: record.hash }])
+      await s.updateWorkspace(ws.id, { plan: 'business' })
+      expect(events).toEqual([
+        { type: 'key', hash: record.hash },
+        { type: 'workspace', id: ws.id },
+      ])
+      // a store's own changes are announced once, not again when its broadcast comes back
+      await new Promise((r) => setTimeout(r, 100))
+      expect(events).toHaveLength(2)
+      stop()
+      await s.updateWorkspace(ws.id, { plan: 'pro' })
+      expect(events).toHaveLength(2)
+    })
+
+    it('per-key cap: exactly the burst under concurrency, then continuous refill', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const { record } = await newKey(s, ws.id)
+      const req = limits(ws.id, record.id, { keyRatePerSecond: 5, workspaceRatePerSecond: 10 })
+      const first = await burst(s, req, 200)
+      expect(admitted(first)).toBe(5)
+      const refused = first.filter((d) => !d.allowed)
+      expect(refused.every((d) => d.reason === 'key_rate' && d.retryAfter >= 1)).toBe(true)
+      expect(refused[0]!.keySecond).toEqual({ limit: 5, remaining: 0, reset: 1, window: 1 })
+      now += 200
+      expect(admitted(await burst(s, req, 10))).toBe(1)
+      now += 1000
+      expect(admitted(await burst(s, req, 10))).toBe(5)
+    })
+
+    it('workspace cap across keys; a key refusal charges nothing', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const [a, b, c] = [await newKey(s, ws.id), await newKey(s, ws.id), await newKey(s, ws.id)]
+      const caps = { keyRatePerSecond: 5, workspaceRatePerSecond: 10 }
+      expect(admitted(await burst(s, limits(ws.id, a.record.id, caps), 200))).toBe(5)
+      const rest = await Promise.all([
+        burst(s, limits(ws.id, b.record.id, caps), 100),
+        burst(s, limits(ws.id, c.record.id, caps), 100),
+      ])
+      expect(admitted(rest.flat())).toBe(5)
+      const u = await s.usage(ws.id)
+      expect(u.workspace).toEqual({ requests: 10, refused_rate: 390, refused_quota: 0 })
+      expect(u.keys[a.record.id]).toEqual({ requests: 5, refused_rate: 195, refused_quota: 0 })
+    })
+
+    it('monthly quota is exact under concurrency; refusals are counted, not charged', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const { record } = await newKey(s, ws.id)
+      const ds = await burst(s, limits(ws.id, record.id, { monthlyQuota: 50 }), 200)
+      expect(admitted(ds)).toBe(50)
+      const refused = ds.filter((d) => !d.allowed)
+      expect(refused.every((d) => d.reason === 'quota')).toBe(true)
+      // Retry-After and reset point at the next UTC month, 60 s after T0; November has 30 days
+      expect(refused[0]!.retryAfter).toBe(60)
+      expect(refused[0]!.month).toEqual({ limit: 50, remaining: 0, reset: 60, window: 30 * 86400 })
+      const remaining = ds.filter((d) => d.allowed).map((d) => d.month.remaining)
+      expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i))
+      expect(await s.usage(ws.id)).toEqual({
+        month: '2026-11',
+        workspace: { requests: 50, refused_rate: 0, refused_quota: 150 },
+        keys: { [record.id]: { requests: 50, refused_rate: 0, refused_quota: 150 } },
+        daily: { '2026-11-30': 50 },
+      })
+    })
+
+    it('all-or-nothing: a refusal by quota leaves the rate buckets untouched, and the reverse', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const { record } = await newKey(s, ws.id)
+      const full = limits(ws.id, record.id, {
+        keyRatePerSecond: 3,
+        workspaceRatePerSecond: 3,
+        monthlyQuota: 0,
+      })
+      const refused = await burst(s, full, 20)
+      expect(refused.every((d) => d.reason === 'quota')).toBe(true)
+      // not a single token was taken by the 20 refusals: the buckets still hold their full burst
+      expect(refused[19]!.keySecond.remaining).toBe(3)
+      const open3 = { ...full, monthlyQuota: 100 }
+      const rated = await burst(s, open3, 10)
+      expect(admitted(rated)).toBe(3)
+      expect(rated.filter((d) => !d.allowed).every((d) => d.reason === 'key_rate')).toBe(true)
+      // the 7 rate refusals took no quota: a quota of 4 still has exactly one request left
+      now += 1000
+      const after = await s.consume({ ...open3, monthlyQuota: 4 })
+      expect(after).toMatchObject({ allowed: true, month: { remaining: 0 } })
+      expect((await s.usage(ws.id)).workspace).toEqual({ requests: 4, refused_rate: 7, refused_quota: 20 })
+    })
+
+    it('a key monthly quota is decided with the workspace quota and reported separately', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'pro' })
+      const limited = await newKey(s, ws.id, { monthly_quota: 2 })
+      const other = await newKey(s, ws.id)
+      const ds = await burst(s, limits(ws.id, limited.record.id, { keyMonthlyQuota: 2 }), 10)
+      expect(admitted(ds)).toBe(2)
+      const no = ds.find((d) => !d.allowed)!
+      expect(no).toMatchObject({ reason: 'key_quota', retryAfter: 60, keyMonth: { limit: 2, remaining: 0 } })
+      const ok = await s.consume(limits(ws.id, other.record.id))
+      expect(ok).toMatchObject({ allowed: true, keyMonth: null, month: { remaining: 1_000_000 - 3 } })
+    })
+
+    it('quotas and usage roll over with the UTC calendar month', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const { record } = await newKey(s, ws.id)
+      const req = limits(ws.id, record.id, { monthlyQuota: 3 })
+      expect(admitted(await burst(s, req, 5))).toBe(3)
+      now = Date.UTC(2026, 11, 1, 0, 0, 0)
+      const december = await burst(s, req, 5)
+      expect(admitted(december)).toBe(3)
+      // December has 31 days; the quota resets 31 days later
+      expect(december[0]!.month).toMatchObject({ reset: 31 * 86400, window: 31 * 86400 })
+      expect((await s.usage(ws.id)).month).toBe('2026-12')
+      expect((await s.usage(ws.id)).daily).toEqual({ '2026-12-01': 3 })
+      expect((await s.usage(ws.id, '2026-11')).workspace).toEqual({
+        requests: 3,
+        refused_rate: 0,
+        refused_quota: 2,
+      })
+      // year boundary and a leap February
+      now = Date.UTC(2028, 1, 29, 12, 0, 0)
+      const feb = await s.consume(req)
+      expect(feb.month).toMatchObject({ window: 29 * 86400, reset: 12 * 3600 })
+      expect((await s.usage(ws.id)).daily).toEqual({ '2028-02-29': 1 })
+    })
+
+    it('usage of an idle workspace is all zeros', async () => {
+      const s = await open()
+      expect(await s.usage('ws_idle', '2026-01')).toEqual({
+        month: '2026-01',
+        workspace: { requests: 0, refused_rate: 0, refused_quota: 0 },
+        keys: {},
+        daily: {},
+      })
+    })
+  })
+}

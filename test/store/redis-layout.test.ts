@@ -1,0 +1,153 @@
+import { Redis } from 'ioredis'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { generateKey, hashKey, keyPrefix } from '../../src/keys/format.ts'
+import { RedisStore } from '../../src/store/redis/redis-store.ts'
+import { defineScripts } from '../../src/store/redis/scripts.ts'
+import { describeRedis, freePort, type RedisServer, startRedis } from '../helpers/redis-server.ts'
+
+const T0 = Date.UTC(2026, 10, 20, 12, 0, 0)
+const DAY = 86_400_000
+
+// What only the Redis store has to promise: its key layout (one hash tag per workspace, so every script
+// runs on one cluster slot), expiry of counters but not of records, one command per limit decision,
+// and failing fast instead of hanging.
+describeRedis('Redis store layout and behaviour', () => {
+  let server: RedisServer
+  let raw: Redis
+  let store: RedisStore | undefined
+  beforeAll(async () => {
+    server = await startRedis()
+    raw = new Redis(server.url)
+  })
+  afterEach(async () => {
+    await store?.close()
+    store = undefined
+  })
+  afterAll(async () => {
+    raw?.disconnect()
+    await server?.stop()
+  })
+
+  async function populated(prefix: string) {
+    const now = T0
+    store = await RedisStore.open({ target: { url: server.url }, prefix, clock: () => now })
+    const ws = await store.createWorkspace({ name: 'w', plan: 'pro' })
+    const project = await store.ensureProject(ws.id, 'default')
+    const env = await store.ensureEnvironment(project.id, 'production', 'live')
+    const secret = generateKey('live')
+    const key = await store.createKey({
+      workspace_id: ws.id,
+      project_id: project.id,
+      environment_id: env.id,
+      mode: 'live',
+      hash: hashKey(secret),
+      prefix: keyPrefix(secret),
+      name: null,
+      families: null,
+      allowed_cidrs: null,
+      expires_at: null,
+      monthly_quota: 5,
+    })
+    const req = {
+      workspaceId: ws.id,
+      keyId: key.id,
+      keyRatePerSecond: 10,
+      workspaceRatePerSecond: 10,
+      monthlyQuota: 100,
+      keyMonthlyQuota: 5,
+    }
+    return { ws, key, req, store }
+  }
+
+  it('puts everything a workspace owns under its hash tag; only documented indexes are global', async () => {
+    const { ws, key, req, store: s } = await populated('lay1')
+    await s.consume(req)
+    const keys = await raw.keys('lay1:*')
+    const tagged = keys.filter((k) => k.startsWith(`lay1:{ws:${ws.id}}:`))
+    const global = keys.filter((k) => !tagged.includes(k)).sort()
+    expect(global).toEqual(
+      [
+        `lay1:keyhash:${key.hash}`,
+        `lay1:keyws:${key.id}`,
+        `lay1:projectws:${key.project_id}`,
+        'lay1:workspaces',
+      ].sort(),
+    )
+    // the first {...} of a tagged key is the hash tag: the workspace, nothing else
+    for (const k of tagged) expect(/\{([^}]*)\}/.exec(k)?.[1]).toBe(`ws:${ws.id}`)
+    expect(tagged.length).toBeGreaterThanOrEqual(7)
+  })
+
+  it('records never expire; rate state expires seconds after its TAT; usage about 13 months on', async () => {
+    const { ws, key, req, store: s } = await populated('lay2')
+    await s.consume(req)
+    for (const k of [
+      `lay2:{ws:${ws.id}}:ws`,
+      `lay2:{ws:${ws.id}}:key:${key.id}`,
+      `lay2:keyhash:${key.hash}`,
+    ]) {
+      expect(await raw.pttl(k)).toBe(-1)
+    }
+    for (const k of [`lay2:{ws:${ws.id}}:tat:key:${key.id}`, `lay2:{ws:${ws.id}}:tat:ws`]) {
+      const ttl = await raw.pttl(k)
+      expect(ttl).toBeGreaterThan(1_000)
+      expect(ttl).toBeLessThanOrEqual(2_100)
+    }
+    const usageTtl = await raw.pttl(`lay2:{ws:${ws.id}}:usage:2026-11`)
+    const expected = Date.UTC(2026, 11, 1) - T0 + 400 * DAY
+    expect(Math.abs(usageTtl - expected)).toBeLessThan(5_000)
+  })
+
+  it('decides a request with exactly one command: one EVALSHA, nothing else', async () => {
+    const { req, store: s } = await populated('lay3')
+    await s.consume(req)
+    await raw.config('RESETSTAT')
+    await Promise.all(Array.from({ length: 10 }, () => s.consume(req)))
+    const stats = String(await raw.info('commandstats'))
+    const calls = Object.fromEntries(
+      [...stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map(([, name, n]) => [name, Number(n)]),
+    )
+    // the client sent 10 EVALSHAs and nothing else; the rest ran inside them: the key quota of 5 admits
+    // 4 more (two TAT SETs each), the 6 refusals touch only their counters (one HSET each, as admissions)
+    expect(calls).toEqual({ evalsha: 10, mget: 10, hmget: 10, set: 8, hset: 10 })
+  })
+
+  it('refuses to count when its clock and the caller disagree about the month', async () => {
+    const client = new Redis(server.url)
+    defineScripts(client)
+    const month = (y: number, m: number) => [String(Date.UTC(y, m, 1)), String(Date.UTC(y, m + 1, 1))]
+    const [aStart, aEnd] = month(2026, 0)
+    const [bStart, bEnd] = month(2025, 11)
+    const call = client.anvilConsume(
+      'skew:{ws:x}:tk',
+      'skew:{ws:x}:tw',
+      'skew:{ws:x}:u:a',
+      'skew:{ws:x}:u:b',
+      'key_x',
+      5,
+      5,
+      10,
+      -1,
+      String(Date.UTC(2026, 5, 1)),
+      aStart!,
+      aEnd!,
+      bStart!,
+      bEnd!,
+    )
+    await expect(call).rejects.toThrow(/outside both months/)
+    expect(await raw.exists('skew:{ws:x}:u:a', 'skew:{ws:x}:u:b', 'skew:{ws:x}:tk')).toBe(0)
+    client.disconnect()
+  })
+
+  it('fails the boot quickly and without credentials when Redis is unreachable', async () => {
+    const port = await freePort()
+    const started = performance.now()
+    const opening = RedisStore.open({
+      target: { url: `redis://admin:s3cret@127.0.0.1:${port}` },
+      connectWaitMs: 400,
+    })
+    await expect(opening).rejects.toThrow(`Redis redis://127.0.0.1:${port} is unreachable`)
+    await opening.catch((err: Error) => expect(err.message).not.toContain('s3cret'))
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+})
