@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { consoleRoutes } from './console/plugin.ts'
 import { loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { auth } from './plugins/auth.ts'
@@ -69,5 +70,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
 
   await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.store.ready() })
   await app.register(v1Routes)
+  await app.register(consoleRoutes, { store: runtime.store, config, clock: runtime.clock })
   return app
 }

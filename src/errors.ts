@@ -58,6 +58,11 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The method is not allowed here.',
   },
+  ERR_CONFLICT: {
+    status: 409,
+    type: 'invalid_request',
+    message: 'That already exists.',
+  },
   ERR_REQUEST_TIMEOUT: {
     status: 408,
     type: 'invalid_request',
@@ -87,6 +92,11 @@ export const ERRORS = {
   ERR_INVALID_API_KEY: { status: 401, type: 'authentication_error', message: 'The API key is not valid.' },
   ERR_UNAUTHORIZED: { status: 401, type: 'authentication_error', message: 'Missing or wrong credentials.' },
   ERR_KEY_SCOPE: { status: 403, type: 'permission_error', message: 'The API key is not allowed to do this.' },
+  ERR_CSRF: {
+    status: 403,
+    type: 'permission_error',
+    message: "The request failed the console's cross-site request forgery check.",
+  },
   ERR_RATE_LIMITED: { status: 429, type: 'rate_limit_error', message: 'Too many requests per second.' },
   ERR_QUOTA_EXCEEDED: { status: 429, type: 'rate_limit_error', message: 'The monthly quota is used up.' },
   ERR_INTERNAL: { status: 500, type: 'api_error', message: 'Something went wrong on our side.' },

@@ -149,6 +149,13 @@ export function buildOpenApi(routes: CollectedRoute[], version: string): Record<
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'anvil_live_… or anvil_test_… API key' },
         admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (internal listener only)' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'anvil_session',
+          description:
+            "Console session (sign in at /console). Every POST also needs the session's X-CSRF-Token header and a same-origin Origin.",
+        },
       },
     },
   }

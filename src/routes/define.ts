@@ -16,7 +16,8 @@ export interface RouteDoc {
   status?: 200 | 201 | 202
   errors?: ErrorCode[]
   binaryResponse?: boolean
-  security?: 'apiKey' | 'admin' | 'none'
+  // sessionCookie: the console's signed-in session (src/console/), with its X-CSRF-Token on writes
+  security?: 'apiKey' | 'admin' | 'sessionCookie' | 'none'
 }
 
 export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {

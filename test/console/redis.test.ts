@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { RedisStore } from '../../src/store/redis/redis-store.ts'
+import { startTestApp, type TestApp } from '../helpers/harness.ts'
+import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
+import { tenant } from './fixtures.ts'
+
+// With REDIS_URL set, what the console creates lives in Redis like everything else the gateway reads:
+// keys made in the console authenticate, their calls show in its usage, and revocation refuses them.
+describeRedis('the console on the Redis store', () => {
+  let server: RedisServer
+  let t: TestApp
+  beforeAll(async () => {
+    server = await startRedis()
+    const store = await RedisStore.open({
+      target: { url: server.url },
+      prefix: `console${randomBytes(4).toString('hex')}`,
+    })
+    t = await startTestApp({ overrides: { store } })
+  })
+  afterAll(async () => {
+    await t?.close()
+    await server?.stop()
+  })
+
+  it('create → call → usage → revoke → refused', async () => {
+    const me = await tenant(t.app, 'redis@example.com')
+    expect(t.runtime.store.kind).toBe('redis')
+    expect((await t.runtime.store.getWorkspace(me.workspaceId))?.name).toBe('Acme')
+    const call = () => t.post('/v1/hash/sha256', { input: 'x' }, { authorization: `Bearer ${me.key}` })
+    expect((await call()).statusCode).toBe(200)
+    const ws = `/console/api/workspaces/${me.workspaceId}`
+    const usage = (await me.client.call('GET', `${ws}/usage`)).json().data
+    expect(usage.workspace.requests).toBe(1)
+    expect(usage.keys[0]).toMatchObject({ id: me.keyId, requests: 1 })
+    expect((await me.client.call('POST', `${ws}/keys/${me.keyId}/revoke`)).statusCode).toBe(200)
+    expect((await call()).json().error.code).toBe('ERR_INVALID_API_KEY')
+  })
+})
