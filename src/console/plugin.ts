@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
+import { redisTarget } from '../store/open.ts'
 import type { Store } from '../store/types.ts'
 import { selfSignedCertPath } from '../tls.ts'
 import { consoleAssets } from './assets.ts'
@@ -10,6 +11,7 @@ import { consolePages } from './pages/index.ts'
 import { consoleApi } from './routes/index.ts'
 import { clearedSessionCookie, readSessionToken, SessionManager, sessionCookie } from './session.ts'
 import { MemoryAccountStore } from './store/memory.ts'
+import { RedisAccountStore } from './store/redis.ts'
 import type { AccountStore } from './store/types.ts'
 
 export interface ConsoleOptions {
@@ -75,7 +77,13 @@ async function consoleScope(app: FastifyInstance, { deps }: { deps: ConsoleDeps 
 // /console. Also records each API key's "last used" time from the gateway's authenticated requests.
 async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
   const { store, config, clock } = options
-  const accounts = options.accounts ?? (await MemoryAccountStore.open({ dataDir: config.dataDir, clock }))
+  // with Redis configured, accounts and sessions are shared by every gateway like the rest of the state
+  const target = redisTarget(config)
+  const accounts =
+    options.accounts ??
+    (target
+      ? await RedisAccountStore.open({ target, clock })
+      : await MemoryAccountStore.open({ dataDir: config.dataDir, clock }))
   const activity = new KeyActivity(accounts)
   const deps: ConsoleDeps = {
     store,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { RedisStore } from '../../src/store/redis/redis-store.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
+import { ConsoleClient } from './console-client.ts'
 import { tenant } from './fixtures.ts'
 
 // With REDIS_URL set, what the console creates lives in Redis like everything else the gateway reads:
@@ -35,5 +36,34 @@ describeRedis('the console on the Redis store', () => {
     expect(usage.keys[0]).toMatchObject({ id: me.keyId, requests: 1 })
     expect((await me.client.call('POST', `${ws}/keys/${me.keyId}/revoke`)).statusCode).toBe(200)
     expect((await call()).json().error.code).toBe('ERR_INVALID_API_KEY')
+  })
+})
+
+// Two gateways on one Redis: a session started on one is honoured by the other, and so is sign-out.
+describeRedis('console sessions across gateways', () => {
+  let server: RedisServer
+  let a: TestApp
+  let b: TestApp
+  beforeAll(async () => {
+    server = await startRedis()
+    a = await startTestApp({ env: { REDIS_URL: server.url } })
+    b = await startTestApp({ env: { REDIS_URL: server.url } })
+  })
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+    await server?.stop()
+  })
+
+  it('a session from gateway A works on gateway B until it is signed out', async () => {
+    const me = await tenant(a.app, 'shared@example.com')
+    const onB = new ConsoleClient(b.app)
+    onB.cookie = me.client.cookie
+    onB.csrf = me.client.csrf
+    const listed = await onB.call('GET', '/console/api/workspaces')
+    expect(listed.statusCode).toBe(200)
+    expect(JSON.stringify(listed.json().data)).toContain(me.workspaceId)
+    expect((await me.client.call('POST', '/console/api/signout')).statusCode).toBeLessThan(300)
+    expect((await onB.call('GET', '/console/api/workspaces')).statusCode).toBe(401)
   })
 })
