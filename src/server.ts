@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     '',
     `Anvil ${process.version} listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
     `  docs:          ${base}/docs`,
+    `  console:       ${base}/console`,
     `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,
     `  data dir:      ${config.dataDir}`,
   ]
