@@ -1,10 +1,12 @@
 import { dispatch } from './dispatch.ts'
 import { isolation } from './isolation.ts'
 import { jsonDiffScenario } from './json-diff.ts'
+import { jsonFormatScenario } from './json-format.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { rateLimitStacks } from './rate-limit-stacks.ts'
 import { smallHash } from './small-hash.ts'
 import { smallHashRedis } from './small-hash-redis.ts'
+import { streamScenario } from './stream.ts'
 
 const SCENARIOS: Scenario[] = [
   smallHash,
@@ -13,6 +15,8 @@ const SCENARIOS: Scenario[] = [
   smallHashRedis,
   rateLimitStacks,
   jsonDiffScenario,
+  jsonFormatScenario,
+  streamScenario,
 ]
 
 // `npm run bench [-- name ...]`: runs the scenarios one after another (never in parallel: they share

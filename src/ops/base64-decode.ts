@@ -1,4 +1,4 @@
-import { AppError } from '../errors.ts'
+import { checkAlphabet, describe, detectVariant, EQUALS, fail, isSpace, VALUES } from './base64-alphabet.ts'
 
 export const BASE64_VARIANTS = ['standard', 'url'] as const
 export type Base64Variant = (typeof BASE64_VARIANTS)[number]
@@ -10,114 +10,159 @@ export interface DecodedBase64 {
   variant: Base64Variant
 }
 
-const PLUS = 0x2b
-const SLASH = 0x2f
-const MINUS = 0x2d
-const UNDERSCORE = 0x5f
-const EQUALS = 0x3d
-
-// Sextet value of each ASCII character in either alphabet, -1 elsewhere.
-const VALUES = new Int8Array(128).fill(-1)
-'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'.split('').forEach((ch, i) => {
-  VALUES[ch.charCodeAt(0)] = i
-})
-VALUES[PLUS] = 62
-VALUES[SLASH] = 63
-VALUES[MINUS] = 62
-VALUES[UNDERSCORE] = 63
-
-// WHATWG ASCII whitespace: what forgiving-base64 and MIME line wrapping put between characters.
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d
+// A Base64 text read in any number of chunks, as plain data: every error points at its character's
+// position in the whole text (a UTF-16 index for `input`, the byte offset for a raw body).
+export interface Base64Decoder {
+  variant: DecodeVariant
+  strict: boolean
+  // position of the next character
+  position: number
+  // where each alphabet's own characters ('+/' or '-_') were first seen, and which one it was
+  standardAt: number
+  standardChar: number
+  urlAt: number
+  urlChar: number
+  // positions of the first three '='
+  pads: number[]
+  acc: number
+  bits: number
+  count: number
+  lastData: number
 }
 
-function fail(position: number, message: string): never {
-  throw new AppError('ERR_INVALID_BASE64', `Position ${position}: ${message}`, { position })
-}
-
-function describeChar(text: string, i: number): string {
-  const c = text.charCodeAt(i)
-  const hex = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`
-  return c > 0x20 && c < 0x7f ? `'${text[i]}' (${hex})` : hex
-}
-
-const ALPHABET: Record<Base64Variant, string> = { standard: 'standard base64', url: 'base64url' }
-
-// Remembers where each alphabet's own characters were first seen, so a mix of '+/' and '-_' (or a
-// character of the other alphabet than the one asked for) is refused where it occurs.
-function checkAlphabet(text: string, i: number, variant: DecodeVariant, seen: Record<Base64Variant, number>) {
-  const c = text.charCodeAt(i)
-  const own: Base64Variant | undefined =
-    c === MINUS || c === UNDERSCORE ? 'url' : c === PLUS || c === SLASH ? 'standard' : undefined
-  if (own === undefined) return
-  const other: Base64Variant = own === 'url' ? 'standard' : 'url'
-  const what = describeChar(text, i)
-  if (variant === other)
-    fail(i, `${what} belongs to the ${ALPHABET[own]} alphabet; use variant "${own}" or "auto"`)
-  if (seen[other] >= 0) {
-    const earlier = `'${text[seen[other]]}' at position ${seen[other]}`
-    fail(i, `${what} mixes the ${ALPHABET[own]} alphabet with the ${ALPHABET[other]} ${earlier}`)
+export function createBase64Decoder(variant: DecodeVariant, strict: boolean): Base64Decoder {
+  return {
+    variant,
+    strict,
+    position: 0,
+    standardAt: -1,
+    standardChar: 0,
+    urlAt: -1,
+    urlChar: 0,
+    pads: [],
+    acc: 0,
+    bits: 0,
+    count: 0,
+    lastData: -1,
   }
-  if (seen[own] < 0) seen[own] = i
 }
 
-// An input with neither '+/' nor '-_' fits both alphabets: it is called url when it lacks the padding
-// the standard alphabet requires (then strict mode accepts it as canonical base64url), standard otherwise.
-function detectVariant(seen: Record<Base64Variant, number>, unpadded: boolean): Base64Variant {
-  if (seen.url >= 0) return 'url'
-  if (seen.standard >= 0) return 'standard'
-  return unpadded ? 'url' : 'standard'
+// Everything but a plain letter or digit before any padding.
+function special(d: Base64Decoder, c: number, i: number): boolean {
+  if (c === EQUALS) {
+    if (d.pads.length < 3) d.pads.push(i)
+    return false
+  }
+  if (isSpace(c)) {
+    if (d.strict) fail(i, 'Whitespace is not allowed in strict mode')
+    return false
+  }
+  if (VALUES[c]! < 0) fail(i, `Invalid base64 character ${describe(c)}`)
+  if (d.pads.length > 0) fail(i, "Data after the '=' padding")
+  if (VALUES[c]! >= 62) checkAlphabet(d, c, i)
+  return true
 }
 
-// One pass over the original text, so every error points at its character there (UTF-16 index; for a raw
-// body read as latin1 that is the byte offset). Buffer.from(x, 'base64') would silently skip bad input.
-// Non-strict: ASCII whitespace anywhere, missing or partial padding, and non-zero trailing bits are tolerated.
-// Strict: no whitespace, canonical trailing bits (RFC 4648 §3.5), and complete padding for the standard
-// alphabet; base64url may also omit all of it (RFC 4648 §5, RFC 7515), never just part of it.
-export function decodeBase64(text: string, variant: DecodeVariant, strict: boolean): DecodedBase64 {
-  const out = Buffer.alloc(Math.floor((text.length * 3) / 4))
-  const seen: Record<Base64Variant, number> = { standard: -1, url: -1 }
-  const pads: number[] = []
-  let acc = 0
-  let bits = 0
-  let count = 0
-  let written = 0
-  let lastData = -1
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === EQUALS) {
-      if (pads.length < 3) pads.push(i)
-      continue
+// Decodes chunk[from, to) into `out` from `written`; returns the new `written`. Called on slices of a
+// few KiB, so that it is optimized as a whole function (state written back on every call) rather than
+// entered mid-loop.
+function decodeSlice(
+  d: Base64Decoder,
+  chunk: Uint8Array,
+  from: number,
+  to: number,
+  out: Buffer,
+  written: number,
+) {
+  let { acc, bits, count, lastData } = d
+  let padded = d.pads.length > 0
+  const base = d.position - from
+  let k = from
+  while (k < to) {
+    // whole groups of four letters or digits, the bulk of any Base64 text, three bytes at a time
+    if (bits === 0 && !padded && k + 4 <= to) {
+      const v0 = VALUES[chunk[k]!]!
+      const v1 = VALUES[chunk[k + 1]!]!
+      const v2 = VALUES[chunk[k + 2]!]!
+      const v3 = VALUES[chunk[k + 3]!]!
+      if ((v0 | v1 | v2 | v3) >= 0 && v0 < 62 && v1 < 62 && v2 < 62 && v3 < 62) {
+        const group = (v0 << 18) | (v1 << 12) | (v2 << 6) | v3
+        out[written] = group >> 16
+        out[written + 1] = (group >> 8) & 0xff
+        out[written + 2] = group & 0xff
+        written += 3
+        count += 4
+        lastData = base + k + 3
+        k += 4
+        continue
+      }
     }
-    if (isSpace(c)) {
-      if (strict) fail(i, 'Whitespace is not allowed in strict mode')
-      continue
+    const c = chunk[k]!
+    const value = VALUES[c]!
+    k++
+    if (value < 0 || value >= 62 || padded) {
+      const data = special(d, c, base + k - 1)
+      padded = d.pads.length > 0
+      if (!data) continue
     }
-    const value = c < 128 ? VALUES[c]! : -1
-    if (value < 0) fail(i, `Invalid base64 character ${describeChar(text, i)}`)
-    if (pads.length > 0) fail(i, "Data after the '=' padding")
-    checkAlphabet(text, i, variant, seen)
     acc = (acc << 6) | value
     bits += 6
     count++
-    lastData = i
+    lastData = base + k - 1
     if (bits >= 8) {
       bits -= 8
       out[written++] = (acc >> bits) & 0xff
       acc &= (1 << bits) - 1
     }
   }
-  const rest = count % 4
+  d.acc = acc
+  d.bits = bits
+  d.count = count
+  d.lastData = lastData
+  d.position += to - from
+  return written
+}
+
+const SLICE = 4096
+
+// One pass over the text, so every error points at its character there. Buffer.from(x, 'base64') would
+// silently skip bad input. Returns the bytes this chunk completes.
+export function writeBase64Decoder(d: Base64Decoder, chunk: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(Math.floor((d.bits + chunk.length * 6) / 8))
+  let written = 0
+  for (let from = 0; from < chunk.length; from += SLICE) {
+    written = decodeSlice(d, chunk, from, Math.min(from + SLICE, chunk.length), out, written)
+  }
+  return out.subarray(0, written)
+}
+
+// The checks only the end can make. Non-strict: missing or partial padding and non-zero trailing bits
+// are tolerated. Strict: canonical trailing bits (RFC 4648 §3.5), and complete padding for the standard
+// alphabet; base64url may also omit all of it (RFC 4648 §5, RFC 7515), never just part of it.
+export function endBase64Decoder(d: Base64Decoder): Base64Variant {
+  const { pads, lastData } = d
+  const rest = d.count % 4
   if (rest === 1) fail(lastData, 'A single base64 character left over at the end cannot encode a byte')
   const needed = rest === 0 ? 0 : 4 - rest
   if (pads.length > needed) fail(pads[needed]!, 'Too much padding')
-  const resolved = variant === 'auto' ? detectVariant(seen, needed > 0 && pads.length === 0) : variant
-  if (strict) {
+  const resolved = d.variant === 'auto' ? detectVariant(d, needed > 0 && pads.length === 0) : d.variant
+  if (d.strict) {
     if (pads.length < needed && (resolved === 'standard' || pads.length > 0)) {
-      fail(text.length, `Missing padding: ${needed - pads.length} '=' expected at the end`)
+      fail(d.position, `Missing padding: ${needed - pads.length} '=' expected at the end`)
     }
-    if (acc !== 0)
+    if (d.acc !== 0)
       fail(lastData, 'Non-canonical encoding: the unused low bits of the last character must be zero')
   }
-  return { bytes: out.subarray(0, written), variant: resolved }
+  return resolved
+}
+
+// The `input` form: a JavaScript string, whose characters past U+00FF are never Base64. Up to the first
+// of them it is read as latin1 bytes (one byte per UTF-16 unit, so positions stay UTF-16 indexes).
+export function decodeBase64(text: string, variant: DecodeVariant, strict: boolean): DecodedBase64 {
+  const d = createBase64Decoder(variant, strict)
+  const wide = /[^\x00-\xff]/.exec(text)
+  const latin1 = Buffer.from(wide ? text.slice(0, wide.index) : text, 'latin1')
+  const bytes = writeBase64Decoder(d, latin1)
+  if (wide) fail(wide.index, `Invalid base64 character ${describe(text.charCodeAt(wide.index))}`)
+  return { bytes, variant: endBase64Decoder(d) }
 }

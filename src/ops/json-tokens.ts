@@ -1,5 +1,4 @@
 import { AppError } from '../errors.ts'
-import { locate } from '../lib/json-error.ts'
 
 // Token kinds of the lossless JSON tokenizer. Colons and commas are implied by the structure and not stored.
 export const OBJ_OPEN = 1
@@ -10,95 +9,134 @@ export const KEY = 5
 export const STRING = 6
 export const NUMBER = 7
 export const LITERAL = 8
-// Added to KEY/STRING when the token holds a backslash escape, so plain keys are sliced, never decoded.
+// Added to KEY/STRING when the token holds a backslash escape, so plain keys are compared as they are.
 export const ESCAPED = 0x10
 
-// Struct of arrays: four typed arrays instead of one object per token keeps a 20 MB document cheap.
-// start/end are UTF-16 offsets into the text; link pairs each open token with its close token and back.
-export interface TokenList {
+// An object held back for sort_keys: its tokens' bytes (whitespace dropped) and, as a struct of arrays
+// (no object per token), each token's kind, byte range in `bytes`, and for brackets the matching one.
+export interface Capture {
+  bytes: Buffer
+  length: number
   count: number
   kind: Uint8Array
   start: Int32Array
   end: Int32Array
   link: Int32Array
+  // open bracket tokens, innermost last
+  open: Int32Array
+  depth: number
 }
 
-export function createTokenList(textLength: number): TokenList {
-  const capacity = Math.max(16, Math.min(textLength >> 2, 1 << 16))
+export function createCapture(): Capture {
+  const capacity = 1024
   return {
+    bytes: Buffer.allocUnsafe(16 * 1024),
+    length: 0,
     count: 0,
     kind: new Uint8Array(capacity),
     start: new Int32Array(capacity),
     end: new Int32Array(capacity),
     link: new Int32Array(capacity),
+    open: new Int32Array(64),
+    depth: 0,
   }
 }
 
-function grow(list: TokenList): void {
-  const capacity = list.kind.length * 2
-  const kind = new Uint8Array(capacity)
-  const start = new Int32Array(capacity)
-  const end = new Int32Array(capacity)
-  const link = new Int32Array(capacity)
-  kind.set(list.kind)
-  start.set(list.start)
-  end.set(list.end)
-  link.set(list.link)
-  list.kind = kind
-  list.start = start
-  list.end = end
-  list.link = link
-}
+// sort_keys holds each outermost object in memory until it closes (its bytes, whitespace aside, and 13
+// bytes a token); one that needs more is refused rather than let a streamed body fill the gateway's memory.
+export const MAX_HELD_BYTES = 256 * 1024 * 1024
+const TOKEN_BYTES = 13
 
-export function pushToken(list: TokenList, kind: number, start: number, end: number): number {
-  if (list.count === list.kind.length) grow(list)
-  const index = list.count++
-  list.kind[index] = kind
-  list.start[index] = start
-  list.end[index] = end
-  return index
-}
-
-// The value a key token stands for: escapes are decoded so "a" and "\u0061" are the same key.
-export function keyOf(text: string, list: TokenList, index: number): string {
-  const start = list.start[index]!
-  const end = list.end[index]!
-  return list.kind[index]! & ESCAPED
-    ? (JSON.parse(text.slice(start, end)) as string)
-    : text.slice(start + 1, end - 1)
-}
-
-// Index of the last token of the value that starts at `index`.
-export function valueEnd(list: TokenList, index: number): number {
-  const kind = list.kind[index]
-  return kind === OBJ_OPEN || kind === ARR_OPEN ? list.link[index]! : index
-}
-
-function describeChar(text: string, offset: number): string {
-  if (offset >= text.length) return 'end of input'
-  const code = text.codePointAt(offset)!
-  if (code === 0x27) return `"'"`
-  if (code > 0x20 && code < 0x7f) return `'${text[offset]}'`
-  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
-}
-
-export function syntaxError(text: string, offset: number, reason: string): AppError {
-  const where = locate(text, offset)
-  return new AppError(
-    'ERR_INVALID_JSON',
-    `Invalid JSON at line ${where.line}, column ${where.column}: ${reason}.`,
-    { ...where, reason },
+function checkHeld(bytes: number, tokens: number): void {
+  if (bytes + tokens * TOKEN_BYTES <= MAX_HELD_BYTES) return
+  throw new AppError(
+    'ERR_COMPUTE_LIMIT',
+    `With sort_keys, each outermost object is held in memory until it closes; this one needs more than ${MAX_HELD_BYTES} bytes.`,
+    { limit: 'sorted_object', max_bytes: MAX_HELD_BYTES },
   )
 }
 
-// Names the usual non-JSON habits (comments, single quotes, NaN) instead of a bare "unexpected".
-export function unexpected(text: string, offset: number, expected: string): AppError {
-  const c = text.charCodeAt(offset)
-  let hint = ''
-  if (c === 0x27) hint = ' (strings and keys take double quotes)'
-  else if (c === 0x2f) hint = ' (JSON has no comments)'
-  else if (c === 0x4e || c === 0x49) hint = ' (NaN and Infinity are not JSON numbers)'
-  else if (c === 0x2b || c === 0x2e) hint = ' (a number starts with - or a digit)'
-  else if (c === 0xfeff) hint = ' (a byte order mark is allowed only at the very start)'
-  return syntaxError(text, offset, `Unexpected ${describeChar(text, offset)}, expected ${expected}${hint}`)
+function doubledInt32(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2)
+  bigger.set(array)
+  return bigger
+}
+
+function growTokens(c: Capture): void {
+  checkHeld(c.length, c.count * 2)
+  const kind = new Uint8Array(c.kind.length * 2)
+  kind.set(c.kind)
+  c.kind = kind
+  c.start = doubledInt32(c.start)
+  c.end = doubledInt32(c.end)
+  c.link = doubledInt32(c.link)
+}
+
+export function captureToken(c: Capture, kind: number): number {
+  if (c.count === c.kind.length) growTokens(c)
+  const index = c.count++
+  c.kind[index] = kind
+  c.start[index] = c.length
+  c.end[index] = c.length
+  return index
+}
+
+function ensureBytes(c: Capture, n: number): void {
+  if (c.length + n <= c.bytes.length) return
+  checkHeld(c.length + n, c.count)
+  const bigger = Buffer.allocUnsafe(Math.max(c.length + n, c.bytes.length * 2))
+  c.bytes.copy(bigger, 0, 0, c.length)
+  c.bytes = bigger
+}
+
+export function captureBytes(c: Capture, src: Uint8Array, start: number, end: number): void {
+  const n = end - start
+  ensureBytes(c, n)
+  const bytes = c.bytes
+  // most tokens are short: a loop beats making a subarray for the native copy
+  if (n <= 32) {
+    let o = c.length
+    for (let k = start; k < end; k++) bytes[o++] = src[k]!
+  } else {
+    bytes.set(src.subarray(start, end), c.length)
+  }
+  c.length += n
+}
+
+function captureBracket(c: Capture, kind: number, bracket: number): number {
+  const index = captureToken(c, kind)
+  ensureBytes(c, 1)
+  c.bytes[c.length++] = bracket
+  c.end[index] = c.length
+  return index
+}
+
+export function captureEnd(c: Capture, index: number, kind: number): void {
+  c.kind[index] = kind
+  c.end[index] = c.length
+}
+
+export function captureOpen(c: Capture, kind: number, bracket: number): void {
+  const index = captureBracket(c, kind, bracket)
+  if (c.depth === c.open.length) c.open = doubledInt32(c.open)
+  c.open[c.depth++] = index
+}
+
+export function captureClose(c: Capture, kind: number, bracket: number): void {
+  const index = captureBracket(c, kind, bracket)
+  const openIndex = c.open[--c.depth]!
+  c.link[openIndex] = index
+  c.link[index] = openIndex
+}
+
+export function resetCapture(c: Capture): void {
+  c.length = 0
+  c.count = 0
+  c.depth = 0
+}
+
+// Index of the last token of the value that starts at `index`.
+export function valueEnd(c: Capture, index: number): number {
+  const kind = c.kind[index]
+  return kind === OBJ_OPEN || kind === ARR_OPEN ? c.link[index]! : index
 }

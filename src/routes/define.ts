@@ -79,7 +79,9 @@ export function defineRoute<
         reply,
         run: (name, input) => runOp(request, reply, name, input),
       })
-      if (result === reply) return reply
+      // a handler that answered itself (raw bytes, a stream) returns the reply, which is thenable: awaiting
+      // it resolves to undefined, so check whether a response is under way rather than what came back
+      if (result === reply || reply.sent) return reply
       reply.code(status)
       return { ok: true, data: result }
     },

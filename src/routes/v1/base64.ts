@@ -1,9 +1,19 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { readBody } from '../../lib/read-body.ts'
 import { isReadable, wantsOctets } from '../../lib/stream-digest.ts'
-import { base64Decode, base64Encode, describeDecoded, encodeBase64 } from '../../ops/base64.ts'
-import { BASE64_VARIANTS, DECODE_VARIANTS, decodeBase64 } from '../../ops/base64-decode.ts'
+import { type ChunkStep, collectTransformed, sendTransformed } from '../../lib/stream-transform.ts'
+import { base64Decode, base64Encode, describeDecoded } from '../../ops/base64.ts'
+import {
+  BASE64_VARIANTS,
+  type Base64Variant,
+  createBase64Decoder,
+  DECODE_VARIANTS,
+  type DecodeVariant,
+  decodeBase64,
+  endBase64Decoder,
+  writeBase64Decoder,
+} from '../../ops/base64-decode.ts'
+import { createBase64Encoder, endBase64Encoder, writeBase64Encoder } from '../../ops/base64-stream.ts'
 import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
 import { defineRoute } from '../define.ts'
 
@@ -77,6 +87,26 @@ const decodeResult = z.object({
   variant: z.enum(BASE64_VARIANTS).describe('The alphabet used (detected when variant was auto)'),
 })
 
+// Raw bodies are encoded and decoded as they arrive (src/lib/stream-transform.ts): a raw answer streams
+// back at constant memory up to the plan's binary limit, a JSON answer holds the whole output.
+function encodeStep(variant: Base64Variant, padding: boolean | undefined): ChunkStep {
+  const encoder = createBase64Encoder(variant, padding)
+  return { write: (chunk) => [writeBase64Encoder(encoder, chunk)], end: () => endBase64Encoder(encoder) }
+}
+
+function decodeStep(variant: DecodeVariant, strict: boolean) {
+  const decoder = createBase64Decoder(variant, strict)
+  let resolved: Base64Variant | undefined
+  const step: ChunkStep = {
+    write: (chunk) => [writeBase64Decoder(decoder, chunk)],
+    end: () => {
+      resolved = endBase64Decoder(decoder)
+      return new Uint8Array(0)
+    },
+  }
+  return { step, variant: () => resolved! }
+}
+
 export async function base64Routes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
@@ -87,23 +117,26 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     operationId: 'base64Encode',
     summary: 'Encode text or bytes as Base64',
     description:
-      'JSON body, or raw application/octet-stream bytes (options from the query string). ' +
-      'Send Accept: application/octet-stream to get the Base64 text as the raw body.',
+      'JSON body, or raw application/octet-stream bytes (options from the query string), encoded as they ' +
+      'arrive. Send Accept: application/octet-stream to get the Base64 text as the raw body, streamed at ' +
+      "constant memory up to the plan's binary limit; a raw body answered as JSON may be at most 100 MiB. " +
+      'A streamed answer whose body breaks a limit after the first MiB of output is broken off (connection ' +
+      'reset on HTTP/1.1, RST_STREAM on HTTP/2) instead of ending normally.',
     tags: ['Base64'],
     querystring: encodeQuery,
     body: encodeBody,
     response: encodeResult,
     errors: ['ERR_INVALID_ENCODING'],
     handler: async function base64EncodeHandler({ body, query, request, reply }) {
-      const result = isReadable(body)
-        ? {
-            output: encodeBase64(await readBody(body, request.bodyLimit), query.variant, query.padding),
-            variant: query.variant,
-          }
-        : base64Encode(body)
-      if (wantsOctets(request.headers.accept)) {
-        return reply.type('application/octet-stream').send(Buffer.from(result.output, 'latin1'))
+      const raw = wantsOctets(request.headers.accept)
+      if (isReadable(body)) {
+        const step = encodeStep(query.variant, query.padding)
+        if (raw) return sendTransformed(request, reply, body, step)
+        const output = await collectTransformed(request, body, step)
+        return { output: output.toString('latin1'), variant: query.variant }
       }
+      const result = base64Encode(body)
+      if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.output, 'latin1'))
       return result
     },
   })
@@ -118,8 +151,11 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     summary: 'Decode Base64 or base64url',
     description:
       'JSON body, or the Base64 text as a raw application/octet-stream body (options from the query ' +
-      'string; error positions are then byte offsets). Send Accept: application/octet-stream to get the ' +
-      'decoded bytes as the raw body.',
+      'string; error positions are then byte offsets), decoded as it arrives. Send Accept: ' +
+      'application/octet-stream to get the decoded bytes as the raw body, streamed at constant memory up to the ' +
+      "plan's binary limit; a raw body answered as JSON may be at most 100 MiB. Errors found before the first " +
+      'MiB of output are answered with their status; a later one (e.g. a bad character deep in a large body) ' +
+      'breaks the answer off (connection reset on HTTP/1.1, RST_STREAM on HTTP/2) instead of ending it normally.',
     tags: ['Base64'],
     querystring: decodeQuery,
     body: decodeBody,
@@ -127,14 +163,16 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     errors: ['ERR_INVALID_BASE64'],
     handler: async function base64DecodeHandler({ body, query, request, reply }) {
       const raw = wantsOctets(request.headers.accept)
-      if (!isReadable(body) && !raw) return base64Decode(body)
-      const options = isReadable(body) ? query : body
-      const text = isReadable(body)
-        ? (await readBody(body, request.bodyLimit)).toString('latin1')
-        : body.input
-      const decoded = decodeBase64(text, options.variant, options.strict)
-      if (raw) return reply.type('application/octet-stream').send(decoded.bytes)
-      return describeDecoded(decoded.bytes, decoded.variant, options.output_encoding)
+      if (isReadable(body)) {
+        const { step, variant } = decodeStep(query.variant, query.strict)
+        if (raw) return sendTransformed(request, reply, body, step)
+        const bytes = await collectTransformed(request, body, step)
+        return describeDecoded(bytes, variant(), query.output_encoding)
+      }
+      if (!raw) return base64Decode(body)
+      return reply
+        .type('application/octet-stream')
+        .send(decodeBase64(body.input, body.variant, body.strict).bytes)
     },
   })
 }

@@ -1,16 +1,21 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { readBody } from '../../lib/read-body.ts'
 import { isReadable, wantsOctets } from '../../lib/stream-digest.ts'
 import {
-  FORMAT_MODES,
-  formatJson,
-  formatJsonBytes,
-  type JsonFormatResult,
-  MAX_FORMAT_INPUT_BYTES,
-} from '../../ops/json-format.ts'
+  type ChunkStep,
+  collectTransformed,
+  declaredLength,
+  sendTransformed,
+} from '../../lib/stream-transform.ts'
+import { FORMAT_MODES, type JsonFormatOptions, type JsonFormatResult } from '../../ops/json-format.ts'
 import { MAX_PATCH_DEPTH } from '../../ops/json-patch.ts'
 import { PATCH_OPS } from '../../ops/json-patch-ops.ts'
+import {
+  createJsonStream,
+  endJsonStream,
+  jsonStreamWarnings,
+  writeJsonStream,
+} from '../../ops/json-stream.ts'
 import { defineRoute } from '../define.ts'
 
 const mode = z
@@ -23,7 +28,7 @@ const sortKeysDescription =
   'Sort object members by key in Unicode code point order (integer-like keys are strings too); members ' +
   'with the same key keep their order'
 
-const formatBody = z.object({
+export const formatBody = z.object({
   input: z
     .string()
     .describe(
@@ -76,7 +81,7 @@ const formatResult = z.object({
   warnings: z.array(warning).optional().describe('Present when the input had duplicate keys or a BOM'),
 })
 
-const patchBody = z.object({
+export const patchBody = z.object({
   document: z
     .unknown()
     .describe(`The JSON document to patch: any JSON value, nested at most ${MAX_PATCH_DEPTH} levels`),
@@ -101,6 +106,35 @@ const patchResult = z.object({
   result: z.unknown().describe('The patched document'),
 })
 
+// A raw body is formatted as it arrives: answered raw, the output streams back at constant memory up to
+// the plan's binary limit; answered as JSON, it is one string (see collectTransformed).
+function formatStep(options: JsonFormatOptions, raw: boolean, request: FastifyRequest) {
+  const stream = createJsonStream({
+    ...options,
+    warnings: !raw,
+    buffered: !raw,
+    expected_bytes: declaredLength(request),
+  })
+  const step: ChunkStep = {
+    write: (chunk) => writeJsonStream(stream, chunk),
+    end: () => endJsonStream(stream),
+  }
+  return { stream, step }
+}
+
+async function formatToJson(
+  request: FastifyRequest,
+  body: NodeJS.ReadableStream,
+  options: JsonFormatOptions,
+): Promise<JsonFormatResult> {
+  const { stream, step } = formatStep(options, false, request)
+  const output = await collectTransformed(request, body, step)
+  const result: JsonFormatResult = { output: output.toString('utf8'), bytes: output.length }
+  const warnings = jsonStreamWarnings(stream)
+  if (warnings) result.warnings = warnings
+  return result
+}
+
 export async function jsonRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
@@ -114,26 +148,29 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
       'The text is validated strictly (RFC 8259) and re-emitted token by token: numbers such as ' +
       '12345678901234567890, 1.0, -0 or 1e400 and string escapes come out exactly as written. Invalid JSON ' +
       'is refused with ERR_INVALID_JSON and details {line, column, offset, reason}. Also takes the JSON text ' +
-      "as a raw application/octet-stream body (UTF-8, at most the plan's binary limit and 100 MiB; options from " +
-      'the query string; errors add byte_offset), ' +
-      'and answers the raw output bytes for Accept: application/octet-stream (warnings are then not sent). ' +
-      'A pretty output that would pass 64 Mi characters (or 4x a larger input) is refused with ERR_COMPUTE_LIMIT.',
+      'as a raw application/octet-stream body (UTF-8; options from the query string; errors add byte_offset), ' +
+      'formatted as it arrives, and answers the raw output bytes for Accept: application/octet-stream ' +
+      "(warnings are then not sent): raw in and raw out streams at constant memory up to the plan's binary " +
+      'limit, while a raw body answered as JSON may be at most 100 MiB. A streamed answer commits its 200 after ' +
+      'the first MiB of output: an error found later (invalid JSON deep in a large body) breaks the answer off ' +
+      '(connection reset on HTTP/1.1, RST_STREAM on HTTP/2) instead of ending it normally. With sort_keys, each ' +
+      'outermost object is held in memory until it closes (one needing more than 256 MiB is refused with ' +
+      'ERR_COMPUTE_LIMIT {limit: "sorted_object"}). Output larger than 64 MiB and 4x the input (256 MiB at most ' +
+      'when answered as JSON) is refused with ERR_COMPUTE_LIMIT {limit: "output_size", max_bytes}, as is ' +
+      'nesting deeper than 16,777,216 levels {limit: "depth"}.',
     tags: ['JSON'],
     querystring: formatQuery,
     body: formatBody,
     response: formatResult,
     errors: ['ERR_INVALID_JSON', 'ERR_COMPUTE_LIMIT'],
-    handler: async function formatJsonHandler({ body, query, request, reply }) {
-      let result: JsonFormatResult
+    handler: async function formatJsonHandler({ body, query, request, reply, run }) {
+      const raw = wantsOctets(request.headers.accept)
       if (isReadable(body)) {
-        const limit = Math.min(request.bodyLimit, MAX_FORMAT_INPUT_BYTES)
-        result = formatJsonBytes({ ...query, input: await readBody(body, limit) })
-      } else {
-        result = formatJson(body)
+        if (!raw) return formatToJson(request, body, query)
+        return sendTransformed(request, reply, body, formatStep(query, true, request).step)
       }
-      if (wantsOctets(request.headers.accept)) {
-        return reply.type('application/octet-stream').send(Buffer.from(result.output, 'utf8'))
-      }
+      const result = await run('json.format', body)
+      if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.output, 'utf8'))
       return result
     },
   })
