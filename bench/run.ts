@@ -2,7 +2,9 @@ import { dispatch } from './dispatch.ts'
 import { isolation } from './isolation.ts'
 import { jsonDiffScenario } from './json-diff.ts'
 import { jsonFormatScenario } from './json-format.ts'
+import { runInfo, writeReport } from './lib/report.ts'
 import type { Scenario } from './lib/scenario.ts'
+import { type ScenarioOutcome, verdict } from './lib/verdict.ts'
 import { rateLimitStacks } from './rate-limit-stacks.ts'
 import { smallHash } from './small-hash.ts'
 import { smallHashRedis } from './small-hash-redis.ts'
@@ -20,15 +22,44 @@ const SCENARIOS: Scenario[] = [
 ]
 
 // `npm run bench [-- name ...]`: runs the scenarios one after another (never in parallel: they share
-// two cores) and prints each figure beside its baseline and the ratio.
+// two cores), prints each figure beside its baseline and the ratio, and writes bench/results/report.md
+// with a chart of the ratios (ratios.svg) and the raw figures (results.json). A scenario that throws is
+// reported as not run and the others still run; the exit status then says so.
 const wanted = process.argv.slice(2)
-for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
-  process.stdout.write(`\n## ${scenario.title}\n`)
-  const result = await scenario.run()
-  for (const row of result.rows) {
+const unknown = wanted.filter((name) => !SCENARIOS.some((s) => s.name === name))
+if (unknown.length > 0) {
+  process.stderr.write(
+    `unknown scenario: ${unknown.join(', ')} (have: ${SCENARIOS.map((s) => s.name).join(', ')})\n`,
+  )
+  process.exit(2)
+}
+function print(o: ScenarioOutcome): void {
+  if (!o.result) {
+    process.stdout.write(`  did not run: ${o.error}\n`)
+    return
+  }
+  for (const row of o.result.rows) {
     const p99 = row.p99_ms === undefined ? '' : `  p99 ${row.p99_ms.toFixed(2)} ms`
     process.stdout.write(`  ${row.label.padEnd(28)} ${row.value.toFixed(0).padStart(10)} ${row.unit}${p99}\n`)
   }
-  const verdict = result.ratio >= scenario.target.ratio ? 'meets' : 'MISSES'
-  process.stdout.write(`  ratio ${result.ratio.toFixed(3)}× — ${verdict} target (${scenario.target.text})\n`)
+  const outcome = verdict(o).replaceAll('*', '')
+  process.stdout.write(`  ratio ${o.result.ratio.toFixed(3)}× — ${outcome} (target: ${o.target.text})\n`)
 }
+
+const startedAt = new Date()
+const outcomes: ScenarioOutcome[] = []
+for (const scenario of SCENARIOS.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
+  const outcome: ScenarioOutcome = { name: scenario.name, title: scenario.title, target: scenario.target }
+  process.stdout.write(`\n## ${scenario.title}\n`)
+  try {
+    outcome.result = await scenario.run()
+  } catch (err) {
+    outcome.error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
+  }
+  outcomes.push(outcome)
+  print(outcome)
+}
+const dir = new URL('results/', import.meta.url).pathname
+await writeReport(dir, outcomes, runInfo(startedAt, wanted.length > 0))
+process.stdout.write(`\nReport: ${dir}report.md (chart: ratios.svg, raw figures: results.json)\n`)
+if (outcomes.some((o) => o.error)) process.exitCode = 1

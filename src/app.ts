@@ -53,6 +53,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   }
 
   app.decorate('dispatcher', runtime.dispatcher)
+  app.decorate('jobs', runtime.jobs)
   const routes = collectRoutes(app)
   app.addHook('onRequest', async function sendRequestId(request, reply) {
     reply.header('request-id', request.id)

@@ -58,6 +58,12 @@ export const envSchema = z
       .string()
       .regex(/^ws_[0-9A-Za-z]+:\d+(,ws_[0-9A-Za-z]+:\d+)*$/, 'must be ws_id:threads,ws_id:threads,...')
       .optional(),
+    // async jobs (src/jobs/, docs/jobs.md)
+    JOBS_RESULT_TTL_SECONDS: positiveInt.default(86_400),
+    JOBS_CONCURRENCY: positiveInt.optional(),
+    JOBS_STALLED_INTERVAL_MS: positiveInt.default(30_000),
+    JOBS_WORKER_METRICS_PORT: port.default(9465),
+    JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -87,6 +93,18 @@ export interface Config {
   trustProxy: boolean
   bootstrap: boolean
   pools: PoolsConfig
+  jobs: JobsConfig
+}
+
+export interface JobsConfig {
+  // how long a finished job's result (or error) stays readable
+  resultTtlSeconds: number
+  // jobs run at once per process; unset: the paid pool's threads in a job worker, half of them in a gateway
+  concurrency: number | undefined
+  // how often workers look for jobs whose worker died, and how long a job's lock lives unrenewed
+  stalledIntervalMs: number
+  workerMetricsPort: number
+  workerMetricsHost: string
 }
 
 export interface PoolConfig {
@@ -161,6 +179,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           return [id, Number(threads)]
         }),
       ),
+    },
+    jobs: {
+      resultTtlSeconds: e.JOBS_RESULT_TTL_SECONDS,
+      concurrency: e.JOBS_CONCURRENCY,
+      stalledIntervalMs: e.JOBS_STALLED_INTERVAL_MS,
+      workerMetricsPort: e.JOBS_WORKER_METRICS_PORT,
+      workerMetricsHost: e.JOBS_WORKER_METRICS_HOST,
     },
   }
 }

@@ -1,3 +1,4 @@
+import type { JobService } from './jobs/service.ts'
 import type { PlanLimits } from './limits/plans.ts'
 import type { Dispatcher } from './pool/dispatch.ts'
 import type { ApiKeyRecord, LimitDecision, Workspace } from './store/types.ts'
@@ -19,6 +20,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     dispatcher: Dispatcher
+    jobs: JobService
   }
   interface FastifyContextConfig {
     // endpoint family for per-key scopes; routes without one need no API key

@@ -1,4 +1,7 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
+import { registerEventLoopUtilization } from './observability/event-loop.ts'
+import { createRedisMetrics } from './observability/redis-metrics.ts'
+import type { RedisObserver } from './store/redis/instrument.ts'
 
 export interface Metrics {
   registry: Registry
@@ -7,12 +10,15 @@ export interface Metrics {
   authFailures: Counter<'reason'>
   limitRefusals: Counter<'reason' | 'plan'>
   keyCache: Counter<'result'>
+  // handed to the Redis store, which reports each command's latency and failures through it
+  redis: RedisObserver
 }
 
 // One registry per process; labels are bounded (route patterns, plans, reasons), never ids.
 export function createMetrics(): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'anvil_' })
+  registerEventLoopUtilization(registry)
   const labelNames = ['route', 'method', 'status_class', 'plan'] as const
   return {
     registry,
@@ -47,5 +53,6 @@ export function createMetrics(): Metrics {
       labelNames: ['result'],
       registers: [registry],
     }),
+    redis: createRedisMetrics(registry),
   }
 }

@@ -1,12 +1,14 @@
 import type { Config } from '../config.ts'
 import { MemoryStore } from './memory/memory-store.ts'
 import type { RedisTarget } from './redis/client.ts'
+import type { RedisObserver } from './redis/instrument.ts'
 import { RedisStore, type StoreLog } from './redis/redis-store.ts'
 import type { Store } from './types.ts'
 
 export interface OpenStoreOptions {
   clock?: () => number
   log?: StoreLog
+  observer?: RedisObserver
 }
 
 // REDIS_URL → one Redis, REDIS_CLUSTER_NODES → a Redis Cluster, neither → the embedded store.

@@ -4,6 +4,7 @@ import { cronRoutes } from './cron.ts'
 import { hashRoutes } from './hash.ts'
 import { hmacRoutes } from './hmac.ts'
 import { idRoutes } from './id.ts'
+import { jobsRoutes } from './jobs.ts'
 import { jsonRoutes } from './json.ts'
 import { jsonDiffRoutes } from './json-diff.ts'
 import { jwtRoutes } from './jwt.ts'
@@ -24,4 +25,5 @@ export async function v1Routes(app: FastifyInstance): Promise<void> {
   await app.register(jsonDiffRoutes)
   await app.register(timeRoutes)
   await app.register(idRoutes)
+  await app.register(jobsRoutes)
 }

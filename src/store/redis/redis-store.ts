@@ -25,6 +25,7 @@ import {
   type RedisTarget,
 } from './client.ts'
 import { deadline, type StoreLog, waitReady, watchConnection } from './connection.ts'
+import { instrumentClient, type RedisObserver } from './instrument.ts'
 import { Invalidation } from './invalidation.ts'
 import { RedisKeys } from './keys.ts'
 import { candidateMonths, decodeDecision } from './limit-reply.ts'
@@ -52,6 +53,8 @@ export interface RedisStoreOptions {
   // how long open() waits for Redis before failing the boot
   connectWaitMs?: number
   log?: StoreLog
+  // told every command's latency and failures (metrics)
+  observer?: RedisObserver
 }
 
 const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
@@ -86,6 +89,7 @@ export class RedisStore implements Store {
     const keys = new RedisKeys(options.prefix ?? 'anvil')
     const client = createClient(options.target, policy)
     defineScripts(client)
+    if (options.observer) instrumentClient(client, options.observer)
     watchConnection(client, options.target, options.log)
     const seeds = 'clusterNodes' in options.target ? options.target.clusterNodes : []
     const invalidation = new Invalidation({

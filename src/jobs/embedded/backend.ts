@@ -1,0 +1,222 @@
+import { performance } from 'node:perf_hooks'
+import { AppError, ERRORS } from '../../errors.ts'
+import type { PoolSet } from '../../pool/pools.ts'
+import type { JobMetrics } from '../metrics.ts'
+import { recordOutcome, stalledOut } from '../outcome.ts'
+import { PoolBusyError, runJob } from '../run-job.ts'
+import {
+  emptyDepth,
+  type JobBackend,
+  type JobMeta,
+  type JobOutcome,
+  MAX_STALLS,
+  type NewJob,
+  planPriority,
+  type QueueDepth,
+  type StoredJob,
+  TIERS,
+  type Tier,
+} from '../types.ts'
+import { JobFiles } from './files.ts'
+
+export interface EmbeddedJobsOptions {
+  dir: string
+  pools: PoolSet
+  concurrency: Record<Tier, number>
+  resultTtlSeconds: number
+  clock: () => number
+  metrics: JobMetrics
+  log: (message: string, detail: Record<string, unknown>) => void
+}
+
+const RETRY_BUSY_MS = 1_000
+
+// Jobs without Redis: the same statuses and lifetimes, run in this process on its pools. Every job is on
+// disk before it is acknowledged and moves forward there, so a restart resumes what was queued or running.
+export class EmbeddedJobBackend implements JobBackend {
+  readonly kind = 'embedded' as const
+  #o: EmbeddedJobsOptions
+  #files: JobFiles
+  #jobs = new Map<string, JobMeta>()
+  #waiting: Record<Tier, JobMeta[]> = { paid: [], free: [] }
+  #running = new Map<string, { tier: Tier; stop: AbortController; done: Promise<void> }>()
+  #delayed = new Map<NodeJS.Timeout, Tier>()
+  #sweeper: NodeJS.Timeout
+  #closed = false
+
+  private constructor(options: EmbeddedJobsOptions) {
+    this.#o = options
+    this.#files = new JobFiles(options.dir)
+    const every = Math.min(60_000, Math.max(1_000, options.resultTtlSeconds * 250))
+    this.#sweeper = setInterval(() => void this.#sweep(), every).unref()
+  }
+
+  static async open(options: EmbeddedJobsOptions): Promise<EmbeddedJobBackend> {
+    const backend = new EmbeddedJobBackend(options)
+    await backend.#recover()
+    return backend
+  }
+
+  // Records left queued or active by the last process: queued ones wait again; active ones lost their
+  // run with the process, which counts as a stall.
+  async #recover(): Promise<void> {
+    const metas = (await this.#files.load()).sort((a, b) => a.created_at - b.created_at)
+    for (const meta of metas) {
+      this.#jobs.set(meta.id, meta)
+      if (meta.status === 'completed' || meta.status === 'failed') continue
+      if (meta.status === 'active') {
+        meta.stalls++
+        this.#o.metrics.failed.inc({ operation: meta.operation, reason: 'stalled' })
+      }
+      if (meta.stalls > MAX_STALLS) {
+        await this.#finish(meta, stalledOut(meta.stalls), undefined)
+        continue
+      }
+      meta.status = 'queued'
+      await this.#files.writeMeta(meta)
+      this.#waiting[meta.tier].push(meta)
+    }
+    await this.#sweep()
+    this.#pump()
+  }
+
+  async enqueue(job: NewJob, input: Uint8Array): Promise<void> {
+    if (this.#closed)
+      throw new AppError('ERR_UNAVAILABLE', 'The server is shutting down.', undefined, { 'retry-after': '1' })
+    const meta: JobMeta = { ...job, status: 'queued', attempts: 0, stalls: 0 }
+    await this.#files.writeInput(job.id, input)
+    await this.#files.writeMeta(meta)
+    this.#jobs.set(job.id, meta)
+    this.#waiting[job.tier].push(meta)
+    this.#pump()
+  }
+
+  async read(workspaceId: string, id: string): Promise<StoredJob | undefined> {
+    const meta = this.#jobs.get(id)
+    if (!meta || meta.workspace_id !== workspaceId) return undefined
+    const snapshot = { ...meta }
+    if (snapshot.status !== 'completed') return { meta: snapshot }
+    const result = await this.#files.readResult(id)
+    return result === undefined ? { meta: snapshot } : { meta: snapshot, result }
+  }
+
+  async forget(workspaceId: string, id: string): Promise<void> {
+    const meta = this.#jobs.get(id)
+    if (!meta || meta.workspace_id !== workspaceId || this.#running.has(id)) return
+    this.#jobs.delete(id)
+    this.#waiting[meta.tier] = this.#waiting[meta.tier].filter((m) => m.id !== id)
+    await this.#files.remove(id)
+  }
+
+  async depth(): Promise<QueueDepth> {
+    const depth = emptyDepth()
+    for (const tier of TIERS) depth[tier].waiting = this.#waiting[tier].length
+    for (const { tier } of this.#running.values()) depth[tier].active++
+    for (const meta of this.#jobs.values()) {
+      if (meta.status === 'completed' || meta.status === 'failed') depth[meta.tier][meta.status]++
+    }
+    for (const tier of this.#delayed.values()) depth[tier].delayed++
+    return depth
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    clearInterval(this.#sweeper)
+    for (const timer of this.#delayed.keys()) clearTimeout(timer)
+    // running jobs are stopped and left queued on disk: the next start runs them again
+    for (const run of this.#running.values()) run.stop.abort()
+    await Promise.all([...this.#running.values()].map((r) => r.done))
+    await this.#files.idle()
+  }
+
+  #pump(): void {
+    if (this.#closed) return
+    for (const tier of TIERS) {
+      const waiting = this.#waiting[tier]
+      let running = [...this.#running.values()].filter((r) => r.tier === tier).length
+      while (running < this.#o.concurrency[tier] && waiting.length > 0) {
+        // bigger plans first, then first come first served
+        let next = 0
+        for (let i = 1; i < waiting.length; i++)
+          if (planPriority(waiting[i]!.plan) < planPriority(waiting[next]!.plan)) next = i
+        const [meta] = waiting.splice(next, 1)
+        this.#start(meta!)
+        running++
+      }
+    }
+  }
+
+  #start(meta: JobMeta): void {
+    const stop = new AbortController()
+    const done = this.#run(meta, stop.signal)
+      .catch((err: unknown) => this.#o.log('job run failed', { job: meta.id, err: String(err) }))
+      .finally(() => {
+        this.#running.delete(meta.id)
+        this.#pump()
+      })
+    this.#running.set(meta.id, { tier: meta.tier, stop, done })
+  }
+
+  async #run(meta: JobMeta, stop: AbortSignal): Promise<void> {
+    meta.status = 'active'
+    meta.started_at = this.#o.clock()
+    meta.attempts++
+    const ranAt = performance.now()
+    let outcome: JobOutcome
+    try {
+      await this.#files.writeMeta(meta)
+      outcome = await runJob(this.#o.pools, meta, await this.#files.readInput(meta.id), stop)
+    } catch (err) {
+      if (!stop.aborted && !(err instanceof PoolBusyError)) {
+        // the job's own files failed it (unreadable input): it cannot run, now or later
+        const error = { code: 'ERR_INTERNAL', message: ERRORS.ERR_INTERNAL.message }
+        return this.#finish(meta, { status: 'failed', reason: 'crash', error, cause: err }, undefined)
+      }
+      // not finished: shutting down or the pool is full; queued again, without using an attempt
+      meta.status = 'queued'
+      meta.attempts--
+      await this.#files.writeMeta(meta)
+      if (err instanceof PoolBusyError) this.#retryLater(meta)
+      return
+    }
+    await this.#finish(meta, outcome, performance.now() - ranAt)
+  }
+
+  #retryLater(meta: JobMeta): void {
+    const timer = setTimeout(() => {
+      this.#delayed.delete(timer)
+      this.#waiting[meta.tier].unshift(meta)
+      this.#pump()
+    }, RETRY_BUSY_MS)
+    this.#delayed.set(timer, meta.tier)
+  }
+
+  // the result lands on disk before the record says completed, and the input goes last
+  async #finish(meta: JobMeta, outcome: JobOutcome, durationMs: number | undefined): Promise<void> {
+    const finishedAt = this.#o.clock()
+    const finished: JobMeta = {
+      ...meta,
+      status: outcome.status,
+      finished_at: finishedAt,
+      expires_at: finishedAt + this.#o.resultTtlSeconds * 1000,
+    }
+    if (outcome.status === 'failed') finished.error = outcome.error
+    if (outcome.status === 'completed') await this.#files.writeResult(meta.id, outcome.result)
+    await this.#files.writeMeta(finished)
+    recordOutcome(this.#o.metrics, meta.operation, outcome, durationMs)
+    this.#jobs.set(meta.id, finished)
+    await this.#files.removeInput(meta.id)
+    if (outcome.status === 'failed' && outcome.cause) {
+      this.#o.log('job crashed its worker thread', { job: meta.id, err: String(outcome.cause) })
+    }
+  }
+
+  async #sweep(): Promise<void> {
+    const now = this.#o.clock()
+    for (const meta of [...this.#jobs.values()]) {
+      if (meta.expires_at !== undefined && meta.expires_at <= now) {
+        await this.forget(meta.workspace_id, meta.id).catch(() => {})
+      }
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { join } from 'node:path'
+import type { Registry } from 'prom-client'
+import type { Config } from '../config.ts'
+import type { PoolSet } from '../pool/pools.ts'
+import { redisTarget } from '../store/open.ts'
+import { EmbeddedJobBackend } from './embedded/backend.ts'
+import { createJobMetrics } from './metrics.ts'
+import { RedisJobBackend } from './redis/backend.ts'
+import { createJobService, type JobService } from './service.ts'
+import { emptyDepth, type JobBackend } from './types.ts'
+
+export interface OpenJobsDeps {
+  pools: PoolSet
+  registry: Registry
+  clock: () => number
+  log: (message: string, detail: Record<string, unknown>) => void
+}
+
+// Without a job worker process the gateway runs jobs itself: on half the paid pool's threads by default,
+// so synchronous requests always keep the other half.
+export function embeddedConcurrency(config: Pick<Config, 'jobs' | 'pools'>) {
+  const paid = config.jobs.concurrency ?? Math.max(1, Math.floor(config.pools.paid.threads / 2))
+  return { paid, free: Math.min(paid, config.pools.free.threads) }
+}
+
+// The gateway's job system: on Redis, jobs are queued for `npm run worker` processes; embedded, this
+// process runs them on its own pools.
+export async function openJobs(config: Config, deps: OpenJobsDeps): Promise<JobService> {
+  let backend: JobBackend | undefined
+  const metrics = createJobMetrics(deps.registry, () => backend?.depth() ?? Promise.resolve(emptyDepth()))
+  const target = redisTarget(config)
+  backend = target
+    ? await RedisJobBackend.open({ target, resultTtlSeconds: config.jobs.resultTtlSeconds })
+    : await EmbeddedJobBackend.open({
+        dir: join(config.dataDir, 'jobs'),
+        pools: deps.pools,
+        concurrency: embeddedConcurrency(config),
+        resultTtlSeconds: config.jobs.resultTtlSeconds,
+        clock: deps.clock,
+        metrics,
+        log: deps.log,
+      })
+  return createJobService({ backend, pools: deps.pools, metrics, clock: deps.clock })
+}

@@ -1,0 +1,61 @@
+import { AppError, type ErrorCode } from '../errors.ts'
+import { issuesOf } from '../lib/zod-issues.ts'
+import type { PlanLimits } from '../limits/plans.ts'
+import type { PoolSet } from '../pool/pools.ts'
+import { isAbort, isOutOfMemory, knownError, onPool, PoolBusyError } from './run-job.ts'
+import { jobBody } from './schema.ts'
+import { prepare, type TaskReply } from './task.ts'
+import { JOB_INPUT_FACTOR, type JobOperation } from './types.ts'
+
+// Below this a body is checked on the event loop (well under a millisecond); above it on a worker thread,
+// so a body of tens of megabytes never stalls the gateway.
+const INLINE_BELOW = 64 * 1024
+
+export interface PrepareContext {
+  workspaceId: string
+  limits: PlanLimits
+}
+
+async function onThread(pools: PoolSet, bytes: Uint8Array, ctx: PrepareContext) {
+  const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+  // a body up to JOB_INPUT_FACTOR times the synchronous limit gets as many times the time to be read
+  const budget = ctx.limits.compute_budget_ms * JOB_INPUT_FACTOR
+  try {
+    return await onPool<JobOperation>(pool, 'prepare', bytes, AbortSignal.timeout(budget))
+  } catch (err) {
+    if (err instanceof PoolBusyError) {
+      throw new AppError('ERR_OVERLOADED', undefined, { pool: pool.name }, { 'retry-after': '1' })
+    }
+    if (isOutOfMemory(err)) {
+      throw new AppError('ERR_COMPUTE_LIMIT', "Reading the job exceeded the plan's memory budget.", {
+        reason: 'memory',
+      })
+    }
+    if (isAbort(err)) {
+      throw new AppError('ERR_COMPUTE_LIMIT', `Reading the job exceeded the plan's ${budget} ms budget.`, {
+        reason: 'time',
+        budget_ms: budget,
+      })
+    }
+    throw Object.assign(new AppError('ERR_INTERNAL'), { cause: err })
+  }
+}
+
+// Parses and validates a submitted job body as the synchronous endpoint would its own body: the same
+// 400s, at submission. Resolves with the operation.
+export async function prepareJob(
+  pools: PoolSet,
+  bytes: Uint8Array,
+  ctx: PrepareContext,
+): Promise<JobOperation> {
+  // an empty body is no body, as everywhere else: refused by the schema, not by the JSON parser
+  if (bytes.length === 0) {
+    const issues = issuesOf(jobBody.safeParse(undefined).error!)
+    throw new AppError('ERR_VALIDATION', 'The body must be a JSON object.', { issues })
+  }
+  const reply: TaskReply<JobOperation> =
+    bytes.length < INLINE_BELOW ? await prepare(bytes) : await onThread(pools, bytes, ctx)
+  if (reply.ok) return reply.value
+  const error = knownError(reply.error)
+  throw new AppError(error.code as ErrorCode, error.message, error.details)
+}

@@ -1,0 +1,141 @@
+import { hostname } from 'node:os'
+import { performance } from 'node:perf_hooks'
+import { DelayedError, type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq'
+import type { JobsConfig } from '../../config.ts'
+import type { PoolSet } from '../../pool/pools.ts'
+import type { RedisTarget } from '../../store/redis/client.ts'
+import { deadline } from '../../store/redis/connection.ts'
+import type { JobMetrics } from '../metrics.ts'
+import { recordOutcome, stalledOut } from '../outcome.ts'
+import { PoolBusyError, runJob } from '../run-job.ts'
+import { type JobOutcome, MAX_STALLS, TIERS, type Tier } from '../types.ts'
+import { openQueues } from './backend.ts'
+import { connectJobsClient } from './client.ts'
+import { bullPrefix, DEFAULT_PREFIX, type JobData, queueDepth, queueName } from './layout.ts'
+import { JobRecords } from './records.ts'
+
+export type JobLog = (
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  detail: Record<string, unknown>,
+) => void
+
+export interface ConsumerOptions {
+  target: RedisTarget
+  pools: PoolSet
+  jobs: JobsConfig
+  // jobs run at once, per queue
+  concurrency: Record<Tier, number>
+  metrics: JobMetrics
+  log: JobLog
+  clock?: () => number
+  prefix?: string
+}
+
+export interface Consumer {
+  depth: () => ReturnType<typeof queueDepth>
+  // stop taking jobs; let running ones finish for up to graceMs, then hand the rest back to the queue
+  close(graceMs?: number): Promise<void>
+}
+
+// The worker process's side of jobs on Redis: one BullMQ worker per queue, each running its jobs on the
+// tier's Piscina pool. A worker that dies mid-job stops renewing the job's lock; another worker's stalled
+// check puts the job back in the queue and it runs again (the record script keeps the first outcome).
+export async function startConsumer(options: ConsumerOptions): Promise<Consumer> {
+  const { pools, jobs, metrics, log } = options
+  const clock = options.clock ?? Date.now
+  const prefix = options.prefix ?? DEFAULT_PREFIX
+  const ttlMs = jobs.resultTtlSeconds * 1000
+  const client = await connectJobsClient(options.target, 'worker')
+  const records = new JobRecords(client, prefix)
+  const queues = openQueues(client, prefix)
+  const stop = new AbortController()
+
+  // ranAt: performance.now() when the run began, for its duration; undefined when it did not run
+  async function finish(job: Job<JobData>, outcome: JobOutcome, ranAt: number | undefined) {
+    const { workspace_id: ws, operation } = job.data
+    // only the run that records the outcome counts it, so a duplicate run is not counted twice
+    if (await records.finish(ws, job.id!, outcome, clock(), ttlMs)) {
+      recordOutcome(metrics, operation, outcome, ranAt === undefined ? undefined : performance.now() - ranAt)
+      if (outcome.status === 'failed' && outcome.cause) {
+        log('error', 'job crashed its worker thread', { job: job.id, operation, err: String(outcome.cause) })
+      }
+    }
+    // mirrored in BullMQ so operators see failed jobs there too; UnrecoverableError: never retried
+    if (outcome.status === 'failed') throw new UnrecoverableError(outcome.error.code)
+  }
+
+  function processor(tier: Tier) {
+    return async function processJob(job: Job<JobData>, token?: string): Promise<void> {
+      const { workspace_id: ws } = job.data
+      if (job.stalledCounter > MAX_STALLS) return finish(job, stalledOut(job.stalledCounter), undefined)
+      const ranAt = performance.now()
+      const started = await records.start(ws, job.id!, clock(), job.stalledCounter)
+      // expired before it ran, or finished by a run presumed dead
+      if (started.state !== 'run') return
+      let outcome: JobOutcome
+      try {
+        outcome = await runJob(
+          pools,
+          { workspace_id: ws, tier, budget_ms: started.budgetMs },
+          started.input,
+          stop.signal,
+        )
+      } catch (err) {
+        // not finished: shutting down, or the pool is full. Back to the queue without using an attempt.
+        await records.requeue(ws, job.id!)
+        if (err instanceof PoolBusyError) {
+          await job.moveToDelayed(Date.now() + 1_000, token)
+          throw new DelayedError()
+        }
+        await job.moveToWait(token)
+        throw new WaitingError()
+      }
+      return finish(job, outcome, ranAt)
+    }
+  }
+
+  async function onStalled(tier: Tier, id: string) {
+    const job = await queues[tier].getJob(id).catch(() => undefined)
+    metrics.failed.inc({ operation: job?.data.operation ?? 'unknown', reason: 'stalled' })
+    if (job) await records.requeue(job.data.workspace_id, id).catch(() => {})
+    log('warn', 'job stalled: its worker stopped renewing the lock; it is back in the queue', {
+      job: id,
+      queue: tier,
+    })
+  }
+
+  const workers = TIERS.map((tier) => {
+    const worker = new Worker<JobData>(queueName(tier), processor(tier), {
+      connection: client,
+      prefix: bullPrefix(prefix),
+      name: `${hostname()}:${process.pid}`,
+      concurrency: options.concurrency[tier],
+      lockDuration: jobs.stalledIntervalMs,
+      stalledInterval: jobs.stalledIntervalMs,
+      // a backstop only: processJob gives up on a job first, recording why
+      maxStalledCount: MAX_STALLS + 1,
+    })
+    worker.on('stalled', (id) => void onStalled(tier, id))
+    worker.on('error', (err) => log('warn', 'job worker error', { queue: tier, err: err.message }))
+    return worker
+  })
+  await Promise.all(workers.map((w) => w.waitUntilReady()))
+
+  return {
+    // a scrape while Redis is away gets no gauge rather than waiting for it
+    depth: () => deadline(queueDepth(queues), 2_000),
+    async close(graceMs = 0) {
+      const closing = Promise.all(workers.map((w) => w.close()))
+      if (graceMs > 0) {
+        let timer: NodeJS.Timeout | undefined
+        await Promise.race([closing, new Promise((r) => (timer = setTimeout(r, graceMs)))])
+        clearTimeout(timer)
+      }
+      stop.abort()
+      await closing
+      await Promise.allSettled(Object.values(queues).map((q) => q.close()))
+      client.disconnect()
+    },
+  }
+}

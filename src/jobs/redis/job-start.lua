@@ -1,0 +1,21 @@
+-- anvilJobStart: a worker takes a job up. Marks the record active and hands over what the run needs, in
+-- one step, so a run never starts on a job that another run has already finished.
+--
+-- KEYS[1]  the job record hash (<p>:{ws:<workspace id>}:job:<job id>)
+-- ARGV[1]  now, epoch ms
+-- ARGV[2]  runs of this job lost so far to dying workers (BullMQ's stalled counter)
+--
+-- Returns {} when the record is gone (expired), {'finished'} when the job already has its outcome, else
+-- {'run', budget_ms, input} after setting status = active, started_at = now, attempts + 1.
+
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return {}
+end
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'completed' or status == 'failed' then
+  return {'finished'}
+end
+redis.call('HSET', KEYS[1], 'status', 'active', 'started_at', ARGV[1], 'stalls', ARGV[2])
+redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+local run = redis.call('HMGET', KEYS[1], 'budget_ms', 'input')
+return {'run', run[1], run[2]}

@@ -1,0 +1,64 @@
+import type { JobsOptions, Queue } from 'bullmq'
+import { emptyDepth, type NewJob, planPriority, type QueueDepth, TIERS, type Tier } from '../types.ts'
+
+export const DEFAULT_PREFIX = 'anvil'
+
+// BullMQ's keys all share one hash tag, so its multi-key scripts run on Redis Cluster: {anvil-jobs}:paid:...
+export function bullPrefix(prefix: string): string {
+  return `{${prefix}-jobs}`
+}
+
+// One queue per plan tier, like the pools: free-tier work never waits behind paid work or takes its threads.
+export function queueName(tier: Tier): string {
+  return tier
+}
+
+// A job's record (status, input, result) sits with the workspace's other keys under its hash tag: reading
+// another workspace's job would need a key that names that workspace.
+export function recordKey(prefix: string, workspaceId: string, id: string): string {
+  return `${prefix}:{ws:${workspaceId}}:job:${id}`
+}
+
+// What BullMQ carries: enough to find the record. The input stays out of the queue, so BullMQ's scripts,
+// listings and retries never move tens of megabytes.
+export interface JobData {
+  workspace_id: string
+  operation: string
+}
+
+export function jobOptions(job: NewJob, resultTtlSeconds: number): JobsOptions {
+  return {
+    jobId: job.id,
+    priority: planPriority(job.plan),
+    // for infrastructure errors (Redis briefly away while saving); operation errors are never retried
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 1_000 },
+    // the record holds what users read; BullMQ's finished entries are kept as long, for operators
+    removeOnComplete: { age: resultTtlSeconds },
+    removeOnFail: { age: resultTtlSeconds },
+  }
+}
+
+export async function queueDepth(queues: Record<Tier, Queue>): Promise<QueueDepth> {
+  const depth = emptyDepth()
+  await Promise.all(
+    TIERS.map(async (tier) => {
+      const c = await queues[tier].getJobCounts(
+        'wait',
+        'prioritized',
+        'active',
+        'delayed',
+        'failed',
+        'completed',
+      )
+      depth[tier] = {
+        waiting: (c.wait ?? 0) + (c.prioritized ?? 0),
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+        completed: c.completed ?? 0,
+      }
+    }),
+  )
+  return depth
+}

@@ -1,0 +1,63 @@
+import type { PlanLimits, PlanName } from '../limits/plans.ts'
+import type { PoolSet } from '../pool/pools.ts'
+import { isJobId, newJobId } from './job-id.ts'
+import type { JobMetrics } from './metrics.ts'
+import { prepareJob } from './prepare.ts'
+import { JOB_BUDGET_FACTOR, type JobBackend, type NewJob, type StoredJob } from './types.ts'
+
+export interface SubmitContext {
+  workspaceId: string
+  plan: PlanName
+  limits: PlanLimits
+}
+
+// What the /v1/jobs routes use, the same whichever backend keeps the jobs.
+export interface JobService {
+  // which backend keeps the jobs
+  readonly kind: JobBackend['kind']
+  // validates the body (the same 400s as the synchronous endpoint), stores it, queues it
+  submit(ctx: SubmitContext, body: Uint8Array): Promise<NewJob>
+  // undefined: unknown, another workspace's, or expired
+  get(workspaceId: string, id: string): Promise<StoredJob | undefined>
+  close(): Promise<void>
+}
+
+export interface JobServiceDeps {
+  backend: JobBackend
+  pools: PoolSet
+  metrics: JobMetrics
+  clock: () => number
+}
+
+export function createJobService({ backend, pools, metrics, clock }: JobServiceDeps): JobService {
+  return {
+    kind: backend.kind,
+    async submit(ctx, body) {
+      const operation = await prepareJob(pools, body, ctx)
+      const job: NewJob = {
+        id: newJobId(),
+        workspace_id: ctx.workspaceId,
+        operation,
+        plan: ctx.plan,
+        tier: ctx.limits.pool,
+        budget_ms: ctx.limits.compute_budget_ms * JOB_BUDGET_FACTOR,
+        created_at: clock(),
+      }
+      await backend.enqueue(job, body)
+      metrics.submitted.inc({ operation, plan: ctx.plan })
+      return job
+    },
+    async get(workspaceId, id) {
+      if (!isJobId(id)) return undefined
+      const job = await backend.read(workspaceId, id)
+      if (!job) return undefined
+      // storage reclaims expired jobs on its own schedule; readers see the exact lifetime
+      if (job.meta.expires_at !== undefined && job.meta.expires_at <= clock()) {
+        await backend.forget(workspaceId, id)
+        return undefined
+      }
+      return job
+    },
+    close: () => backend.close(),
+  }
+}

@@ -1,0 +1,40 @@
+import { isAppError } from '../errors.ts'
+import { parseAndValidate } from '../lib/raw-json.ts'
+import { OPERATIONS } from '../ops/registry.ts'
+import { checkJobParams, jobBody } from './schema.ts'
+import type { JobError, JobOperation } from './types.ts'
+
+// Piscina task entry for jobs, run on the plan tier's pool beside workers/ops.ts (chosen per task with
+// Piscina's `filename` and `name`): pure functions of the submitted body's bytes, so a large document is
+// parsed, validated, run and serialized on a worker thread and never on an event loop.
+export type TaskReply<T> = { ok: true; value: T } | { ok: false; error: JobError }
+
+async function reply<T>(work: () => T | Promise<T>): Promise<TaskReply<T>> {
+  try {
+    return { ok: true, value: await work() }
+  } catch (err) {
+    // AppError does not survive the thread boundary; anything else is a bug and rejects
+    if (!isAppError(err)) throw err
+    const error: JobError = { code: err.code, message: err.message }
+    if (err.details) error.details = err.details
+    return { ok: false, error }
+  }
+}
+
+// A submitted job body: its operation, or the error the submission is refused with.
+export function prepare(bytes: Uint8Array): Promise<TaskReply<JobOperation>> {
+  return reply(() => {
+    const body = parseAndValidate(bytes, jobBody)
+    checkJobParams(body)
+    return body.operation
+  })
+}
+
+// A job run: the data the synchronous endpoint answers with, as JSON text, or its error.
+export function run(bytes: Uint8Array): Promise<TaskReply<string>> {
+  return reply(async () => {
+    const body = parseAndValidate(bytes, jobBody)
+    const value = await OPERATIONS[body.operation].run(body.params as never)
+    return JSON.stringify(value)
+  })
+}

@@ -1,0 +1,93 @@
+import type { PlanName } from '../limits/plans.ts'
+
+export const JOB_OPERATIONS = ['json.diff', 'json.format', 'json.patch', 'hash'] as const
+export type JobOperation = (typeof JOB_OPERATIONS)[number]
+export type JobStatus = 'queued' | 'active' | 'completed' | 'failed'
+export type Tier = 'free' | 'paid'
+export const TIERS: readonly Tier[] = ['paid', 'free']
+
+// Inputs may be this many times the plan's synchronous JSON body limit.
+export const JOB_INPUT_FACTOR = 4
+// A job may compute this many times the plan's per-request budget (pro: 100 s, business: 300 s).
+export const JOB_BUDGET_FACTOR = 10
+// Runs a job may lose to a dying worker (killed, out of memory, frozen) before it fails for good.
+export const MAX_STALLS = 2
+// A job that has not finished this long after submission is dropped with its input (a safety net for
+// records whose queue entry was lost; a healthy system never gets near it).
+export const PENDING_TTL_MS = 7 * 86_400_000
+
+// The error object of the synchronous endpoint, without its type (derived from the code when shown).
+export interface JobError {
+  code: string
+  message: string
+  details?: Record<string, unknown>
+}
+
+// Everything known about a job except its input and result, which may be tens of megabytes each and are
+// kept beside it. Times are epoch milliseconds.
+export interface JobMeta {
+  id: string
+  workspace_id: string
+  operation: JobOperation
+  plan: PlanName
+  tier: Tier
+  budget_ms: number
+  status: JobStatus
+  created_at: number
+  started_at?: number
+  finished_at?: number
+  expires_at?: number
+  error?: JobError
+  // runs started, and runs lost because their worker died
+  attempts: number
+  stalls: number
+}
+
+export type NewJob = Pick<
+  JobMeta,
+  'id' | 'workspace_id' | 'operation' | 'plan' | 'tier' | 'budget_ms' | 'created_at'
+>
+
+// A job as read back: its record and, once completed, the operation's data as JSON text.
+export interface StoredJob {
+  meta: JobMeta
+  result?: string
+}
+
+// Why a run failed: the operation refused its input, the compute budget ran out, the worker thread died
+// (out of memory or a bug), or the worker process stopped renewing its lock (killed, frozen).
+export type FailureReason = 'operation' | 'timeout' | 'crash' | 'stalled'
+
+export type JobOutcome =
+  | { status: 'completed'; result: string }
+  // cause: what killed a crashed run, for the log only
+  | { status: 'failed'; error: JobError; reason: FailureReason; cause?: unknown }
+
+export const DEPTH_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const
+export type DepthState = (typeof DEPTH_STATES)[number]
+export type QueueDepth = Record<Tier, Record<DepthState, number>>
+
+// Where jobs are kept and queued: Redis with BullMQ (run by `npm run worker` processes), or in process.
+export interface JobBackend {
+  readonly kind: 'redis' | 'embedded'
+  // durable before it resolves: a job accepted is a job that will run
+  enqueue(job: NewJob, input: Uint8Array): Promise<void>
+  // undefined for an unknown id and for another workspace's job alike
+  read(workspaceId: string, id: string): Promise<StoredJob | undefined>
+  // drop an expired job now rather than at its storage expiry
+  forget(workspaceId: string, id: string): Promise<void>
+  depth(): Promise<QueueDepth>
+  close(): Promise<void>
+}
+
+// Within a queue, bigger plans go first: lower runs sooner, as with BullMQ priorities.
+const PRIORITY: Partial<Record<PlanName, number>> = { business: 1, pro: 2 }
+
+export function planPriority(plan: PlanName): number {
+  return PRIORITY[plan] ?? 3
+}
+
+export function emptyDepth(): QueueDepth {
+  const row = () => ({ waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0 })
+  return { paid: row(), free: row() }
+}

@@ -1,0 +1,285 @@
+import fc from 'fast-check'
+import { afterEach, expect, it } from 'vitest'
+import { jobResult } from '../../src/routes/v1/jobs.ts'
+import { editedList } from '../ops/json-diff-large-helpers.ts'
+import type { JobsApp, StartJobsApp } from './jobs-harness.ts'
+
+const DAY_MS = 86_400_000
+const doc = (n: number) => ({ items: Array.from({ length: n }, (_, i) => ({ id: i, name: `item ${i}` })) })
+
+// Where jobs run, an outcome is counted just after it is stored: the test may read the job a moment sooner.
+const workerMetric = (h: JobsApp, pattern: RegExp) => expect.poll(() => h.workerMetrics()).toMatch(pattern)
+
+// The /v1/jobs contract, written once and run against each backend (embedded.test.ts, redis.test.ts).
+export function jobsApiSuite(start: StartJobsApp): void {
+  let h: JobsApp | undefined
+  afterEach(async () => {
+    await h?.close()
+    h = undefined
+  })
+
+  it('runs each operation to the data its synchronous endpoint answers with', async () => {
+    h = await start()
+    const list = editedList(2_000, 7)
+    const cases = [
+      {
+        job: { operation: 'json.diff', params: { left: list.left, right: list.right, output: 'both' } },
+        sync: ['/v1/json/diff', { left: list.left, right: list.right, output: 'both' }],
+      },
+      {
+        job: { operation: 'json.format', params: { input: '{"b":1.0,"a":[1e400]}', sort_keys: true } },
+        sync: ['/v1/json/format', { input: '{"b":1.0,"a":[1e400]}', sort_keys: true }],
+      },
+      {
+        job: {
+          operation: 'json.patch',
+          params: { document: { a: 1 }, patch: [{ op: 'add', path: '/b', value: 2 }] },
+        },
+        sync: ['/v1/json/patch', { document: { a: 1 }, patch: [{ op: 'add', path: '/b', value: 2 }] }],
+      },
+      {
+        job: {
+          operation: 'hash',
+          params: { algorithm: 'sha3-256', input: 'aGVsbG8=', input_encoding: 'base64' },
+        },
+        sync: ['/v1/hash/sha3-256', { input: 'aGVsbG8=', input_encoding: 'base64' }],
+      },
+    ] as const
+    for (const c of cases) {
+      const submitted = await h.submit(c.job)
+      expect(submitted.statusCode).toBe(202)
+      const { data } = submitted.json()
+      expect(data).toEqual({ id: expect.stringMatching(/^job_[0-9A-Za-z]{24}$/), status: 'queued' })
+      expect(submitted.headers.location).toBe(`/v1/jobs/${data.id}`)
+      const job = await h.finished(data.id)
+      const sync = await h.t.post(c.sync[0], c.sync[1])
+      expect(sync.statusCode).toBe(200)
+      expect(job).toMatchObject({ id: data.id, operation: c.job.operation, status: 'completed' })
+      // the hand-assembled answer is what the documented schema says
+      expect(jobResult.strict().safeParse(job).success).toBe(true)
+      expect(job.result).toEqual(sync.json().data)
+      expect(job.error).toBeUndefined()
+      const created = Date.parse(job.created_at)
+      const finished = Date.parse(job.finished_at!)
+      expect(Date.parse(job.started_at!)).toBeGreaterThanOrEqual(created)
+      expect(finished).toBeGreaterThanOrEqual(Date.parse(job.started_at!))
+      expect(Date.parse(job.expires_at!)).toBe(finished + DAY_MS)
+    }
+    expect(await h.gatewayMetrics()).toMatch(
+      /anvil_jobs_submitted_total\{operation="json.diff",plan="business"\} 1\n/,
+    )
+    await workerMetric(h, /anvil_job_duration_seconds_count\{operation="hash",status="completed"\} 1\n/)
+    await workerMetric(h, /anvil_jobs_queue_depth\{queue="paid",state="completed"\} 4\n/)
+    await workerMetric(h, /anvil_jobs_queue_depth\{queue="paid",state="waiting"\} 0\n/)
+  })
+
+  it('fails a job with the error object the synchronous endpoint answers with', async () => {
+    h = await start()
+    const bodies = [
+      [
+        'json.patch',
+        '/v1/json/patch',
+        { document: doc(3), patch: [{ op: 'test', path: '/items/1/id', value: 2 }] },
+      ],
+      ['json.format', '/v1/json/format', { input: '{"a": [1, 2,]}' }],
+      ['hash', '/v1/hash/sha256', { input: 'x\ud800' }],
+    ] as const
+    for (const [operation, url, params] of bodies) {
+      const sync = await h.t.post(url, params)
+      expect(sync.statusCode).toBe(400)
+      const body = operation === 'hash' ? { ...params, algorithm: 'sha256' } : params
+      const submitted = await h.submit({ operation, params: body })
+      expect(submitted.statusCode).toBe(202)
+      const job = await h.finished(submitted.json().data.id)
+      expect(job.status).toBe('failed')
+      expect(job.result).toBeUndefined()
+      expect(job.error).toEqual(sync.json().error)
+      expect(jobResult.strict().safeParse(job).success).toBe(true)
+    }
+    await workerMetric(h, /anvil_jobs_failed_total\{operation="json.patch",reason="operation"\} 1\n/)
+  })
+
+  it('refuses at submission, with the same 400s, what the synchronous endpoint refuses before running', async () => {
+    h = await start()
+    const code = async (body: unknown, headers: Record<string, string> = {}) => {
+      const r = await h!.t.post('/v1/jobs', body, headers)
+      return { status: r.statusCode, error: r.json().error }
+    }
+    const broken = '{"operation": "hash",\n  "params": {]}'
+    const syncBroken = await h.t.post('/v1/json/patch', broken)
+    expect(syncBroken.json().error).toMatchObject({ code: 'ERR_INVALID_JSON', details: { line: 2 } })
+    expect(await code(broken)).toEqual({ status: 400, error: syncBroken.json().error })
+    const unknown = await code({ operation: 'json.explode', params: {} })
+    expect(unknown).toMatchObject({ status: 400, error: { code: 'ERR_VALIDATION' } })
+    expect(unknown.error.details.issues[0].path).toBe('operation')
+    const badParams = await code({ operation: 'json.format', params: { input: 1, mode: 'loud' } })
+    expect(badParams.error.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'params.input',
+      'params.mode',
+    ])
+    expect(await code({ operation: 'hash', params: { algorithm: 'md6', input: 'x' } })).toMatchObject({
+      status: 400,
+      error: { code: 'ERR_UNSUPPORTED_ALGORITHM', details: { algorithm: 'md6' } },
+    })
+    // a large body is checked on a worker thread, with the same answers
+    const big = doc(5_000)
+    const large = await code({ operation: 'json.diff', params: { left: big, right: big, output: 'xml' } })
+    expect(large).toMatchObject({ status: 400, error: { code: 'ERR_VALIDATION' } })
+    expect(large.error.details.issues[0].path).toBe('params.output')
+    const largeBroken = `{"operation":"json.diff","params":{"left":${JSON.stringify(big)},"right":}}`
+    expect((await code(largeBroken)).error.code).toBe('ERR_INVALID_JSON')
+    expect((await code('')).error.code).toBe('ERR_VALIDATION')
+    expect(
+      await code({ operation: 'hash', params: {} }, { 'content-type': 'application/json; charset=latin1' }),
+    ).toMatchObject({ status: 415, error: { code: 'ERR_UNSUPPORTED_MEDIA_TYPE' } })
+    expect(await code('x', { 'content-type': 'application/octet-stream' })).toMatchObject({ status: 415 })
+  })
+
+  it(`takes bodies up to 4x the plan's JSON limit, refusing larger ones before reading them`, async () => {
+    h = await start()
+    await h.override({ max_json_bytes: 20_000 })
+    const params = { left: doc(500), right: doc(501) }
+    const body = JSON.stringify({ operation: 'json.diff', params })
+    expect(body.length).toBeGreaterThan(20_000)
+    expect(body.length).toBeLessThan(80_000)
+    expect((await h.t.post('/v1/json/diff', params)).statusCode).toBe(413)
+    const accepted = await h.submit(body)
+    expect(accepted.statusCode).toBe(202)
+    expect((await h.finished(accepted.json().data.id)).status).toBe('completed')
+    const tooLarge = await h.submit({
+      operation: 'json.diff',
+      params: { left: doc(1_500), right: doc(1_500) },
+    })
+    expect(tooLarge.statusCode).toBe(413)
+    expect(tooLarge.json().error).toMatchObject({
+      code: 'ERR_PAYLOAD_TOO_LARGE',
+      details: { limit_bytes: 80_000 },
+    })
+  })
+
+  it('refuses free plans and keys scoped to other families with 403 ERR_KEY_SCOPE', async () => {
+    h = await start()
+    const free = await h.t.newWorkspace('free')
+    const refused = await h.submit({ operation: 'hash', params: { algorithm: 'md5', input: '' } }, free.key)
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().error).toMatchObject({
+      code: 'ERR_KEY_SCOPE',
+      details: { family: 'jobs', plan: 'free' },
+    })
+    const jsonOnly = await h.t.newKey({ families: ['json'] })
+    const scoped = await h.submit(
+      { operation: 'hash', params: { algorithm: 'md5', input: '' } },
+      jsonOnly.key,
+    )
+    expect(scoped.statusCode).toBe(403)
+    expect(scoped.json().error).toMatchObject({ code: 'ERR_KEY_SCOPE', details: { family: 'jobs' } })
+    const jobsOnly = await h.t.newKey({ families: ['jobs'] })
+    const allowed = await h.submit(
+      { operation: 'hash', params: { algorithm: 'md5', input: '' } },
+      jobsOnly.key,
+    )
+    expect(allowed.statusCode).toBe(202)
+  })
+
+  it('shows a job to keys of its workspace only: 404 ERR_NOT_FOUND for anyone else', async () => {
+    h = await start()
+    const submitted = await h.submit({ operation: 'hash', params: { algorithm: 'sha256', input: 'secret' } })
+    const id = submitted.json().data.id as string
+    await h.finished(id)
+    const sameWorkspace = await h.t.newKey()
+    expect((await h.get(`/v1/jobs/${id}`, sameWorkspace.key)).statusCode).toBe(200)
+    const other = await h.t.newWorkspace('business')
+    const foreign = await h.get(`/v1/jobs/${id}`, other.key)
+    const unknown = await h.get(`/v1/jobs/job_${'A'.repeat(24)}`, other.key)
+    expect(foreign.statusCode).toBe(404)
+    expect(foreign.json().error).toMatchObject({ code: 'ERR_NOT_FOUND', type: 'invalid_request' })
+    // nothing tells a foreign job from an unknown one but the id echoed back
+    expect(foreign.body.replace(id, 'ID')).toBe(unknown.body.replace(`job_${'A'.repeat(24)}`, 'ID'))
+    for (const bad of [
+      'nope',
+      '../../etc',
+      `job_${'A'.repeat(23)}`,
+      '__proto__',
+      `${id}${'x'.repeat(150)}`,
+    ]) {
+      expect((await h.get(`/v1/jobs/${encodeURIComponent(bad)}`)).statusCode).toBe(404)
+    }
+    expect((await h.get(`/v1/jobs/${id}`, 'anvil_live_nope')).statusCode).toBe(401)
+  })
+
+  it('keeps a finished job for JOBS_RESULT_TTL_SECONDS after it finished, then answers 404', async () => {
+    h = await start({ env: { JOBS_RESULT_TTL_SECONDS: '3600' } })
+    const submitted = await h.submit({ operation: 'json.patch', params: { document: {}, patch: [] } })
+    const id = submitted.json().data.id as string
+    const job = await h.finished(id)
+    const ttl = Date.parse(job.expires_at!) - Date.parse(job.finished_at!)
+    expect(ttl).toBe(3_600_000)
+    h.advance(Date.parse(job.expires_at!) - Date.now() - 5_000)
+    expect((await h.get(`/v1/jobs/${id}`)).json().data.result).toEqual({ result: {} })
+    h.advance(5_000)
+    const expired = await h.get(`/v1/jobs/${id}`)
+    expect(expired.statusCode).toBe(404)
+    expect(expired.json().error.code).toBe('ERR_NOT_FOUND')
+  })
+
+  it(`gives a job 10x the plan's compute budget and fails it with ERR_COMPUTE_LIMIT past that`, async () => {
+    h = await start()
+    await h.override({ compute_budget_ms: 2 })
+    // small to send, slow to run: 150 copies of a 1000-item array
+    const items = Array.from({ length: 1_000 }, (_, i) => ({ id: i, v: [i, i] }))
+    const patch = Array.from({ length: 150 }, (_, i) => ({ op: 'copy', from: '/items', path: `/c${i}` }))
+    const submitted = await h.submit({ operation: 'json.patch', params: { document: { items }, patch } })
+    expect(submitted.statusCode).toBe(202)
+    const job = await h.finished(submitted.json().data.id)
+    expect(job.status).toBe('failed')
+    expect(job.error).toMatchObject({
+      type: 'invalid_request',
+      code: 'ERR_COMPUTE_LIMIT',
+      details: { reason: 'time', budget_ms: 20 },
+    })
+    await workerMetric(h, /anvil_jobs_failed_total\{operation="json.patch",reason="timeout"\} 1\n/)
+    // the pool recovers: the next job runs
+    await h.override({ compute_budget_ms: 10_000 })
+    const next = await h.submit({ operation: 'hash', params: { algorithm: 'md5', input: 'a' } })
+    expect((await h.finished(next.json().data.id)).status).toBe('completed')
+  })
+
+  it('answers any body with an envelope and never a 5xx (fuzz)', async () => {
+    h = await start()
+    const app = h
+    const operation = fc.oneof(fc.constantFrom('json.diff', 'json.format', 'json.patch', 'hash'), fc.string())
+    const hostile = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('\ud800', '__proto__', 1e308, -0, 2 ** 64, { __proto__: { x: 1 } }, { constructor: 1 }),
+    )
+    const params = fc.oneof(
+      hostile,
+      fc.dictionary(
+        fc.constantFrom(
+          'left',
+          'right',
+          'input',
+          'document',
+          'patch',
+          'algorithm',
+          'mode',
+          '__proto__',
+          'output',
+        ),
+        hostile,
+      ),
+    )
+    const body = fc.oneof(fc.record({ operation, params }, { requiredKeys: [] }), hostile)
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const r = await app.submit(JSON.stringify(b) ?? 'null')
+        expect(r.statusCode).toBeLessThan(500)
+        const json = r.json()
+        if (r.statusCode === 202) expect(json).toMatchObject({ ok: true, data: { status: 'queued' } })
+        else expect(json.error).toMatchObject({ type: expect.any(String), code: expect.any(String) })
+      }),
+      { numRuns: 150 },
+    )
+  })
+}

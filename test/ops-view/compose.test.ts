@@ -1,0 +1,201 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { envSchema, loadConfig } from '../../src/config.ts'
+import { ROOT } from './dashboards.ts'
+
+// There is no Docker engine here: the stack is checked for structure, and its environment against the
+// configuration schema the gateway validates at boot.
+
+interface Service {
+  build?: string
+  image?: string
+  command?: string[]
+  deploy?: { replicas?: number }
+  environment?: Record<string, string>
+  ports?: string[]
+  volumes?: string[]
+  depends_on?: Record<string, { condition: string }> | string[]
+  healthcheck?: { test?: string[]; disable?: boolean }
+}
+
+const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>
+  volumes: Record<string, unknown>
+}
+const services = compose.services
+const prometheusConfig = parse(readFileSync(join(ROOT, 'prometheus', 'prometheus.yml'), 'utf8')) as {
+  rule_files: string[]
+  scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[]
+}
+const ANVIL = ['gateway', 'worker'] as const
+
+// ${VAR:?message} → a stand-in value; ${VAR:-default} → the default, as `docker compose` would
+function interpolate(value: string): string {
+  return value
+    .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'compose-test-token-0123456789')
+    .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
+}
+
+function interpolateAll(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, interpolate(String(v))]))
+}
+
+function mounts(service: Service): { source: string; target: string; readOnly: boolean }[] {
+  return (service.volumes ?? []).map((v) => {
+    const [source, target, mode] = v.split(':') as [string, string, string | undefined]
+    return { source, target, readOnly: mode === 'ro' }
+  })
+}
+
+describe('docker-compose.yml', () => {
+  it('runs the gateway twice, a job worker, Redis, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual(['gateway', 'grafana', 'prometheus', 'redis', 'worker'])
+    expect(services.gateway!.deploy?.replicas).toBe(2)
+    expect(services.gateway!.build).toBe('.')
+    expect(services.worker!.image).toBe(services.gateway!.image)
+    expect(services.worker!.build).toBe('.')
+    // third-party images are pinned to a release
+    for (const name of ['redis', 'prometheus', 'grafana']) {
+      expect(services[name]!.image, name).toMatch(/:v?[0-9][^:]*$/)
+    }
+  })
+
+  it('gives Redis an append-only file on a named volume and a health check the others wait for', () => {
+    const redis = services.redis!
+    expect(redis.command?.join(' ')).toMatch(/--appendonly yes/)
+    expect(mounts(redis)).toContainEqual({ source: 'redis-data', target: '/data', readOnly: false })
+    expect(redis.healthcheck?.test).toContain('ping')
+    for (const name of ANVIL) {
+      expect((services[name]!.depends_on as Record<string, { condition: string }>).redis).toEqual({
+        condition: 'service_healthy',
+      })
+    }
+    const named = Object.values(services).flatMap((s) => mounts(s).filter((m) => !m.source.startsWith('.')))
+    for (const m of named) expect(Object.keys(compose.volumes)).toContain(m.source)
+  })
+
+  it('publishes one API port per gateway replica and keeps the internal listeners off the host', () => {
+    const env = services.gateway!.environment!
+    const [range, container] = services.gateway!.ports![0]!.split(/:(?=[^:]+$)/) as [string, string]
+    const [first, last] = range.split('-').map(Number) as [number, number]
+    expect(last - first + 1).toBe(services.gateway!.deploy!.replicas)
+    expect(container).toBe(env.PORT)
+    const published = Object.values(services).flatMap((s) => s.ports ?? [])
+    expect(published.some((p) => p.endsWith(`:${env.ADMIN_PORT}`))).toBe(false)
+    // Prometheus and Grafana are for operators on this machine only
+    for (const name of ['prometheus', 'grafana']) {
+      for (const p of services[name]!.ports ?? []) expect(p, name).toMatch(/^127\.0\.0\.1:/)
+    }
+  })
+
+  it('sets only environment variables the configuration schema knows, with values it accepts', () => {
+    const known = Object.keys(envSchema.shape)
+    for (const name of ANVIL) {
+      const env = services[name]!.environment!
+      for (const key of Object.keys(env)) expect(known, `${name}: ${key}`).toContain(key)
+      const resolved = interpolateAll(env)
+      expect(() => loadConfig(resolved), name).not.toThrow()
+      expect(loadConfig(resolved).redisUrl, name).toBe('redis://redis:6379')
+    }
+    expect(loadConfig(interpolateAll(services.gateway!.environment!)).bootstrap).toBe(false)
+  })
+
+  it('runs the job worker as `npm run worker` does', () => {
+    const worker = services.worker!.command!
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>
+      }
+    ).scripts
+    if (scripts.worker === undefined) {
+      process.stderr.write(
+        `no \`npm run worker\` script yet: the worker command (${worker.join(' ')}) is unverified\n`,
+      )
+      return
+    }
+    expect(worker.join(' ')).toBe(scripts.worker)
+    expect(existsSync(join(ROOT, worker[1]!)), worker.join(' ')).toBe(true)
+  })
+
+  it('mounts the Prometheus config and rules, and Grafana provisioning where they are read', () => {
+    for (const s of Object.values(services)) {
+      for (const m of mounts(s).filter((m) => m.source.startsWith('.'))) {
+        expect(existsSync(join(ROOT, m.source)), m.source).toBe(true)
+        expect(m.readOnly, m.source).toBe(true)
+      }
+    }
+    const prom = services.prometheus!
+    const configDir = mounts(prom).find((m) => m.source === './prometheus')!.target
+    const configFlag = prom.command!.find((c) => c.startsWith('--config.file='))!
+    expect(configFlag).toBe(`--config.file=${configDir}/prometheus.yml`)
+    for (const rules of prometheusConfig.rule_files)
+      expect(existsSync(join(ROOT, 'prometheus', rules))).toBe(true)
+
+    const grafana = mounts(services.grafana!)
+    expect(grafana.find((m) => m.source === './grafana/provisioning')?.target).toBe(
+      '/etc/grafana/provisioning',
+    )
+    const provider = parse(
+      readFileSync(join(ROOT, 'grafana', 'provisioning', 'dashboards', 'anvil.yml'), 'utf8'),
+    ) as { providers: { options: { path: string } }[] }
+    const dashboardsTarget = grafana.find((m) => m.source === './grafana/dashboards')?.target
+    expect(provider.providers[0]!.options.path).toBe(dashboardsTarget)
+    const datasource = parse(
+      readFileSync(join(ROOT, 'grafana', 'provisioning', 'datasources', 'prometheus.yml'), 'utf8'),
+    ) as { datasources: { url: string }[] }
+    expect(datasource.datasources[0]!.url).toBe('http://prometheus:9090')
+  })
+
+  it('has Prometheus scrape every Anvil service on its metrics listener, reachable on the network', () => {
+    const listeners = {
+      gateway: ['ADMIN_HOST', 'ADMIN_PORT'],
+      worker: ['JOBS_WORKER_METRICS_HOST', 'JOBS_WORKER_METRICS_PORT'],
+    } as const
+    for (const name of ANVIL) {
+      const job = prometheusConfig.scrape_configs.find((j) => j.job_name === `anvil-${name}`)
+      expect(job, name).toBeDefined()
+      const sd = job!.dns_sd_configs![0]!
+      expect(sd.names).toEqual([name])
+      const [host, port] = listeners[name]
+      expect(String(sd.port), name).toBe(services[name]!.environment![port])
+      expect(services[name]!.environment![host], name).toBe('0.0.0.0')
+    }
+    // the worker's health check asks that same listener
+    expect(services.worker!.healthcheck?.test?.join(' ')).toContain(
+      `http://127.0.0.1:${services.worker!.environment!.JOBS_WORKER_METRICS_PORT}/metrics`,
+    )
+  })
+})
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+  const lines = dockerfile.split('\n').filter((l) => l && !l.startsWith('#'))
+
+  it('builds on Node 24 slim with production dependencies only', () => {
+    const from = lines.filter((l) => l.startsWith('FROM '))
+    expect(from.length).toBeGreaterThan(0)
+    for (const l of from) expect(l).toMatch(/^FROM node:24-slim\b/)
+    expect(dockerfile).toMatch(/npm ci --omit=dev/)
+  })
+
+  it('runs as an unprivileged user with a health check, and copies what exists', () => {
+    const user = lines.filter((l) => l.startsWith('USER ')).at(-1)
+    expect(user).toBeDefined()
+    expect(user).not.toMatch(/^USER (root|0)\b/)
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\\\n\s+CMD \[/m)
+    expect(dockerfile).toContain('/healthz')
+    for (const l of lines.filter((l) => l.startsWith('COPY ') && !l.includes('--from'))) {
+      for (const source of l.split(/\s+/).slice(1, -1)) expect(existsSync(join(ROOT, source)), l).toBe(true)
+    }
+    const cmd = JSON.parse(lines.find((l) => l.startsWith('CMD '))!.slice(4)) as string[]
+    expect(cmd[0]).toBe('node')
+    expect(existsSync(join(ROOT, cmd[1]!))).toBe(true)
+  })
+
+  it('keeps secrets, local data and development files out of the build context', () => {
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n')
+    for (const p of ['.git', '.data', 'node_modules', 'test']) expect(ignored).toContain(p)
+  })
+})
