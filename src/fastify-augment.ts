@@ -27,5 +27,7 @@ declare module 'fastify' {
     family?: string
     // accepts application/octet-stream bodies and/or answers raw bytes
     binary?: boolean
+    // refused for free-plan workspaces (403 ERR_KEY_SCOPE), before anything is charged
+    paidOnly?: boolean
   }
 }

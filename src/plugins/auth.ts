@@ -61,6 +61,10 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
         family,
       })
     }
+    if (request.routeOptions.config.paidOnly && workspace.plan === 'free') {
+      metrics.authFailures.inc({ reason: 'scope' })
+      throw new AppError('ERR_KEY_SCOPE', `The ${family} family needs a paid plan.`, { family, plan: 'free' })
+    }
     let limits = limitsOf.get(workspace)
     if (!limits) {
       limits = effectiveLimits(plans, workspace.plan, workspace.overrides)

@@ -25,6 +25,7 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   url: string
   family?: string
   binary?: boolean
+  paidOnly?: boolean
   body?: B
   querystring?: Q
   params?: P
@@ -58,7 +59,19 @@ export function defineRoute<
   P extends AnyZod | undefined,
   R extends AnyZod,
 >(app: FastifyInstance, def: RouteDef<B, Q, P, R>): void {
-  const { method, url, family, binary, body, querystring, params, op, handler: custom, ...doc } = def
+  const {
+    method,
+    url,
+    family,
+    binary,
+    paidOnly,
+    body,
+    querystring,
+    params,
+    op,
+    handler: custom,
+    ...doc
+  } = def
   const handler: NonNullable<typeof custom> =
     custom ?? (({ body: input, run }) => run(op as OpName, input as never) as Promise<z.input<R>>)
   const status = def.status ?? 200
@@ -68,7 +81,7 @@ export function defineRoute<
     schema: Object.fromEntries(
       Object.entries({ body, querystring, params }).filter(([, v]) => v !== undefined),
     ),
-    config: { family, binary, doc, op },
+    config: { family, binary, paidOnly, doc, op },
     async handler(request, reply) {
       if (op && request.body instanceof RawJson) return sendRawOp(request, reply, op, request.body)
       const result = await handler({

@@ -166,6 +166,8 @@ export function jobsApiSuite(start: StartJobsApp): void {
       code: 'ERR_KEY_SCOPE',
       details: { family: 'jobs', plan: 'free' },
     })
+    // refused before the limiter: nothing is charged to the free workspace
+    expect((await h.t.runtime.store.usage(free.workspaceId)).workspace.requests).toBe(0)
     const jsonOnly = await h.t.newKey({ families: ['json'] })
     const scoped = await h.submit(
       { operation: 'hash', params: { algorithm: 'md5', input: '' } },

@@ -72,9 +72,6 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async function paidPlansAndJobLimit(request) {
     const auth = request.auth
     if (!auth || request.method !== 'POST') return
-    if (auth.workspace.plan === 'free') {
-      throw new AppError('ERR_KEY_SCOPE', 'Async jobs need a paid plan.', { family: 'jobs', plan: 'free' })
-    }
     request.bodyLimit = auth.limits.max_json_bytes * JOB_INPUT_FACTOR
   })
 
@@ -82,6 +79,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     method: 'POST',
     url: '/v1/jobs',
     family: 'jobs',
+    paidOnly: true,
     status: 202,
     operationId: 'submitJob',
     summary: 'Run an operation as an async job',
