@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../errors.ts'
+import { readLimited } from '../lib/consume-limited.ts'
 import { jsonParseErrorOffset, locate } from '../lib/json-error.ts'
 import { RawJson } from '../lib/raw-json.ts'
 import { OPERATIONS } from '../ops/registry.ts'
@@ -14,7 +15,7 @@ function tooLarge(limit: number): AppError {
   return new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit })
 }
 
-function checkCharset(contentType: string | undefined): void {
+export function checkCharset(contentType: string | undefined): void {
   const m = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')
   if (m && !/^utf-?8$/i.test(m[1]!)) {
     throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8.', { charset: m[1] })
@@ -26,39 +27,6 @@ function checkCharset(contentType: string | undefined): void {
 export function declaredTooLarge(request: FastifyRequest): void {
   const declared = request.headers['content-length']
   if (declared !== undefined && Number(declared) > request.bodyLimit) throw tooLarge(request.bodyLimit)
-}
-
-function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Buffer> {
-  const limit = request.bodyLimit
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    function onData(chunk: Buffer): void {
-      size += chunk.length
-      if (size > limit) {
-        cleanup()
-        reject(tooLarge(limit))
-        return
-      }
-      chunks.push(chunk)
-    }
-    function onEnd(): void {
-      cleanup()
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
-    }
-    function onError(err: Error): void {
-      cleanup()
-      reject(err)
-    }
-    function cleanup(): void {
-      payload.removeListener('data', onData)
-      payload.removeListener('end', onEnd)
-      payload.removeListener('error', onError)
-    }
-    payload.on('data', onData)
-    payload.on('end', onEnd)
-    payload.on('error', onError)
-  })
 }
 
 // For a route whose op runs large bodies on the pool: refuse before reading when that pool is full, and
@@ -82,7 +50,7 @@ async function parseJsonBody(request: FastifyRequest, payload: NodeJS.ReadableSt
   checkCharset(request.headers['content-type'])
   declaredTooLarge(request)
   const bound = poolBound(request)
-  const bytes = await readLimited(request, payload)
+  const bytes = await readLimited(payload, request.bodyLimit)
   request.bodyBytes = bytes.length
   if (bound?.raw && bytes.length >= bound.poolAbove) return new RawJson(bytes)
   const text = bytes.toString('utf8')

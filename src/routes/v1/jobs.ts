@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../errors.ts'
-import { readBody } from '../../jobs/read-body.ts'
 import { jobBody } from '../../jobs/schema.ts'
 import { JOB_BUDGET_FACTOR, JOB_INPUT_FACTOR, JOB_OPERATIONS } from '../../jobs/types.ts'
 import { jobEnvelope } from '../../jobs/view.ts'
+import { readLimited } from '../../lib/consume-limited.ts'
 import { isReadable } from '../../lib/stream-digest.ts'
-import { declaredTooLarge } from '../../plugins/body-parsers.ts'
+import { checkCharset, declaredTooLarge } from '../../plugins/body-parsers.ts'
 import { defineRoute } from '../define.ts'
 
 const STATUSES = ['queued', 'active', 'completed', 'failed'] as const
@@ -48,13 +48,6 @@ export const jobResult = z.object({
   expires_at: timestamp('When a finished job and its result are deleted (404 from then on)').optional(),
 })
 
-function checkCharset(request: FastifyRequest): void {
-  const m = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')
-  if (m && !/^utf-?8$/i.test(m[1]!)) {
-    throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'JSON bodies must be UTF-8.', { charset: m[1] })
-  }
-}
-
 export async function jobsRoutes(app: FastifyInstance): Promise<void> {
   // In this plugin a JSON body is handed over unread: it is read as bytes and parsed off the event loop
   // when large (src/jobs/prepare.ts), so a job of tens of megabytes never stalls the gateway.
@@ -62,7 +55,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(
     'application/json',
     async function passJobBody(request: FastifyRequest, payload: NodeJS.ReadableStream) {
-      checkCharset(request)
+      checkCharset(request.headers['content-type'])
       declaredTooLarge(request)
       return payload
     },
@@ -99,7 +92,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     handler: async function submitJob({ body, request, reply }) {
       const auth = request.auth
       if (!auth || !isReadable(body)) throw new AppError('ERR_INTERNAL')
-      const bytes = await readBody(body, request.bodyLimit)
+      const bytes = await readLimited(body, request.bodyLimit)
       request.bodyBytes = bytes.length
       const context = { workspaceId: auth.workspace.id, plan: auth.workspace.plan, limits: auth.limits }
       const job = await request.server.jobs.submit(context, bytes)
