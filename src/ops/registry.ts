@@ -10,6 +10,7 @@ import { jsonDiff } from './json-diff.ts'
 import { jsonDiffBody } from './json-diff-schema.ts'
 import { formatJson } from './json-format.ts'
 import { applyJsonPatch } from './json-patch.ts'
+import { patchBody } from './json-patch-schema.ts'
 import { decodeJwt } from './jwt-decode.ts'
 import { inspectJwt } from './jwt-inspect.ts'
 import { signJwt } from './jwt-sign.ts'
@@ -71,7 +72,7 @@ export const OPERATIONS = {
   'url.query.build': op(buildQuery, 64 * KiB),
   'json.format': op(formatJson, 32 * KiB),
   'json.diff': op(jsonDiff, 16 * KiB, { body: jsonDiffBody }),
-  'json.patch': op(applyJsonPatch, 32 * KiB),
+  'json.patch': op(applyJsonPatch, 32 * KiB, { body: patchBody }),
   'time.timestamp': op(timestamp, NEVER),
   'id.uuid': op(generateUuids, NEVER),
   'id.uuid.inspect': op(inspectUuid, NEVER),

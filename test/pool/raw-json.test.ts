@@ -96,3 +96,34 @@ describe('raw JSON bodies on the pool', () => {
     }
   })
 })
+
+describe('raw JSON patch bodies on the pool', () => {
+  let t: TestApp
+  afterEach(() => t?.close())
+
+  it('apply on the worker with the inline answers and errors', async () => {
+    t = await startTestApp()
+    // twice the diff document: past json.patch's 32 KiB pool threshold
+    const doc = { users: [...left.users, ...left.users] }
+    const patch = [{ op: 'replace', path: '/users/3/name', value: 'renamed' }]
+    const big = await t.post('/v1/json/patch', { document: doc, patch })
+    expect(big.statusCode).toBe(200)
+    expect(where(big)).toBe('paid')
+    expect(big.json().data.result.users[3].name).toBe('renamed')
+    const failed = await t.post('/v1/json/patch', {
+      document: doc,
+      patch: [{ op: 'test', path: '/users/0/id', value: 9 }],
+    })
+    expect(failed.statusCode).toBe(400)
+    expect(failed.json().error).toMatchObject({
+      code: 'ERR_PATCH_TEST_FAILED',
+      details: { index: 0, path: '/users/0/id' },
+    })
+    const small = await t.post('/v1/json/patch', {
+      document: { a: 1 },
+      patch: [{ op: 'remove', path: '/a' }],
+    })
+    expect(where(small)).toBe('inline')
+    expect(small.json().data.result).toEqual({})
+  })
+})

@@ -8,8 +8,7 @@ import {
   sendTransformed,
 } from '../../lib/stream-transform.ts'
 import { FORMAT_MODES, type JsonFormatOptions, type JsonFormatResult } from '../../ops/json-format.ts'
-import { MAX_PATCH_DEPTH } from '../../ops/json-patch.ts'
-import { PATCH_OPS } from '../../ops/json-patch-ops.ts'
+import { patchBody } from '../../ops/json-patch-schema.ts'
 import {
   createJsonStream,
   endJsonStream,
@@ -79,27 +78,6 @@ const formatResult = z.object({
   output: z.string().describe('The formatted JSON text'),
   bytes: z.number().int().describe('Length of output in UTF-8 bytes'),
   warnings: z.array(warning).optional().describe('Present when the input had duplicate keys or a BOM'),
-})
-
-export const patchBody = z.object({
-  document: z
-    .unknown()
-    .describe(`The JSON document to patch: any JSON value, nested at most ${MAX_PATCH_DEPTH} levels`),
-  patch: z
-    .array(
-      z
-        .unknown()
-        .describe(
-          `An RFC 6902 operation {op, path, from?, value?}: op is one of ${PATCH_OPS.join(', ')}; path and ` +
-            'from are RFC 6901 JSON Pointers ("~1" for "/", "~0" for "~", "-" appends to an array); value is ' +
-            'required by add, replace and test; from by move and copy',
-        ),
-    )
-    .describe(
-      'RFC 6902 JSON Patch, applied in order and atomically: if any operation fails, nothing is applied. ' +
-        'Operations are checked by the service (not by the schema) so that a bad one is reported as ' +
-        'ERR_INVALID_PATCH with its index',
-    ),
 })
 
 const patchResult = z.object({
@@ -186,11 +164,9 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
       '{index, path}; a malformed operation or a path that does not exist is ERR_INVALID_PATCH {index, op, path, ' +
       'from?, reason}. The document is never partially patched.',
     tags: ['JSON'],
+    op: 'json.patch',
     body: patchBody,
     response: patchResult,
     errors: ['ERR_INVALID_PATCH', 'ERR_PATCH_TEST_FAILED', 'ERR_COMPUTE_LIMIT'],
-    handler: function patchJsonHandler({ body, run }) {
-      return run('json.patch', { document: body.document, patch: body.patch })
-    },
   })
 }
