@@ -36,6 +36,7 @@ export const envSchema = z
       .string()
       .regex(/^[^,:\s]+:\d+(,[^,:\s]+:\d+)*$/, 'must be host:port,host:port,...')
       .optional(),
+    REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(500),
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -83,6 +84,8 @@ export interface Config {
   dataDir: string
   redisUrl: string | undefined
   redisClusterNodes: { host: string; port: number }[] | undefined
+  // a Redis call in the request path that takes longer answers 503 ERR_UNAVAILABLE
+  redisCommandTimeoutMs: number
   tls: { certFile: string; keyFile: string } | undefined
   logLevel: string
   defaultPlan: (typeof PLAN_NAMES)[number]
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       const [host, p] = hp.split(':') as [string, string]
       return { host, port: Number(p) }
     }),
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     tls:
       e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     logLevel: e.LOG_LEVEL,

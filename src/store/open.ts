@@ -20,6 +20,8 @@ export function redisTarget(config: Pick<Config, 'redisUrl' | 'redisClusterNodes
 
 export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   const target = redisTarget(config)
-  if (target) return RedisStore.open({ target, ...options })
+  if (target) {
+    return RedisStore.open({ target, policy: { commandTimeoutMs: config.redisCommandTimeoutMs }, ...options })
+  }
   return MemoryStore.open({ dataDir: config.dataDir, ...(options.clock ? { clock: options.clock } : {}) })
 }

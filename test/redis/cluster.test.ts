@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { describeRedis, type RedisCluster, startRedisCluster } from '../helpers/redis-server.ts'
-import { type Gateway, startGateways } from './gateways.ts'
+import { EXACTNESS, type Gateway, startGateways } from './gateways.ts'
 import { sharedStateScenarios } from './scenarios.ts'
 
 describeRedis('three gateway processes on a 3-master Redis Cluster', () => {
@@ -8,7 +8,7 @@ describeRedis('three gateway processes on a 3-master Redis Cluster', () => {
   let gateways: Gateway[] = []
   beforeAll(async () => {
     cluster = await startRedisCluster(3)
-    gateways = await startGateways(3, { REDIS_CLUSTER_NODES: cluster.spec })
+    gateways = await startGateways(3, { REDIS_CLUSTER_NODES: cluster.spec, ...EXACTNESS })
   }, 60_000)
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.stop()))

@@ -51,6 +51,11 @@ function request(
 // N real gateway processes (`node src/server.ts`) on one shared store given by `env` (REDIS_URL or
 // REDIS_CLUSTER_NODES), each with its own DATA_DIR (certificate) and no bootstrap: tests create their
 // workspaces through the admin API, as an operator would.
+// These tests check exactness, not the outage policy (outage.test.ts does): 600 concurrent requests on two
+// cores can delay an event loop past the production 500 ms Redis deadline, which would turn a charged request
+// into a 503 and make the count look wrong.
+export const EXACTNESS = { REDIS_COMMAND_TIMEOUT_MS: '5000' }
+
 export async function startGateways(count: number, env: Record<string, string>): Promise<Gateway[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
