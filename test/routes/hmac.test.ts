@@ -1,26 +1,11 @@
 import fc from 'fast-check'
-import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectEnvelope } from '../helpers/envelope.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
 // RFC 4231 test case 2
 const JEFE = { input: 'what do ya want for nothing?', key: 'Jefe' }
 const JEFE_SHA256 = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843'
-
-function expectEnvelope(res: LightMyRequestResponse): void {
-  expect(res.statusCode).toBeLessThan(500)
-  const body = res.json()
-  if (res.statusCode === 200) {
-    expect(body.ok).toBe(true)
-    expect(body.data).toBeTypeOf('object')
-  } else {
-    expect(body.error).toMatchObject({
-      type: expect.any(String),
-      message: expect.any(String),
-      code: expect.any(String),
-    })
-  }
-}
 
 const hostileString = fc.oneof(
   fc.string(),

@@ -1,7 +1,7 @@
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto'
 import fc from 'fast-check'
-import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectEnvelope } from '../helpers/envelope.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
 const RFC7519 =
@@ -17,21 +17,6 @@ const UNSECURED =
 
 const seg = (value: unknown) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
-
-function expectEnvelope(res: LightMyRequestResponse): void {
-  expect(res.statusCode).toBeLessThan(500)
-  const body = res.json()
-  if (res.statusCode === 200) {
-    expect(body.ok).toBe(true)
-    expect(body.data).toBeTypeOf('object')
-  } else {
-    expect(body.error).toMatchObject({
-      type: expect.any(String),
-      message: expect.any(String),
-      code: expect.any(String),
-    })
-  }
-}
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 })
 const weak = generateKeyPairSync('rsa', { modulusLength: 1024 })

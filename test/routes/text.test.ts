@@ -1,23 +1,8 @@
 import fc from 'fast-check'
-import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEXT_FORMATS } from '../../src/ops/text-codecs.ts'
+import { expectEnvelope } from '../helpers/envelope.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
-
-function expectEnvelope(res: LightMyRequestResponse): void {
-  expect(res.statusCode).toBeLessThan(500)
-  const body = res.json()
-  if (res.statusCode === 200) {
-    expect(body.ok).toBe(true)
-    expect(body.data).toBeTypeOf('object')
-  } else {
-    expect(body.error).toMatchObject({
-      type: expect.any(String),
-      message: expect.any(String),
-      code: expect.any(String),
-    })
-  }
-}
 
 const hostileString = fc.oneof(
   fc.string(),
