@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks'
+import { workerData } from 'piscina'
 import { isAppError } from '../src/errors.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { isOpName, OPERATIONS } from '../src/ops/registry.ts'
+import { markStarted } from '../src/pool/start-board.ts'
 
 // input: plain data to run the op on; raw: the request body's JSON bytes, to be parsed, validated against
 // the op's body schema and answered as JSON text (see src/lib/raw-json.ts)
@@ -9,6 +11,8 @@ export interface OpTask {
   op: string
   input?: unknown
   raw?: Uint8Array
+  // this task's slot on the pool's start board (src/pool/start-board.ts)
+  slot?: number
 }
 
 export type OpTaskResult =
@@ -24,6 +28,8 @@ export type OpTaskResult =
 // not survive the thread boundary); anything else is a bug and rejects.
 export default async function runOperation(task: OpTask): Promise<OpTaskResult> {
   const startedAt = performance.timeOrigin + performance.now()
+  const board = (workerData as { starts?: SharedArrayBuffer } | undefined)?.starts
+  if (board && task.slot !== undefined) markStarted(board, task.slot, startedAt)
   const elapsed = () => performance.timeOrigin + performance.now() - startedAt
   if (!isOpName(task.op)) throw new Error(`unknown operation ${task.op}`)
   const spec = OPERATIONS[task.op]

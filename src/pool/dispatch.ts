@@ -5,6 +5,7 @@ import type { PlanLimits } from '../limits/plans.ts'
 import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
 import type { PoolMetrics } from './metrics.ts'
 import type { NamedPool, PoolSet } from './pools.ts'
+import { QUEUE_TIMEOUT, watchBudget } from './start-board.ts'
 
 export interface DispatchContext {
   workspaceId: string
@@ -30,6 +31,9 @@ export interface Dispatcher {
 }
 
 const QUEUE_FULL = new Error('Task queue is at limit')
+// how long a task may wait for a thread before it is refused as overload (at least the plan's budget):
+// long enough for a replacement thread to boot, short enough that a client is not left hanging
+const MIN_QUEUE_WAIT_MS = 5_000
 
 function isAbort(err: unknown): boolean {
   return (
@@ -49,8 +53,19 @@ function isQueueFull(err: unknown): boolean {
 // under the plan's compute budget. Budget overrun kills the thread (Piscina terminates it on abort) → 422;
 // a thread out of memory → 422; a full pool → 503. Dead threads are replaced by Piscina.
 export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatcher {
+  // the label lookup is a hash of the label object: resolve each op's inline counter once
+  const inlineCounts = new Map<OpName, { inc(): void }>()
+  function countInline(name: OpName): void {
+    let counter = inlineCounts.get(name)
+    if (!counter) {
+      counter = metrics.dispatch.labels({ op: name, mode: 'inline' })
+      inlineCounts.set(name, counter)
+    }
+    counter.inc()
+  }
+
   async function inline<N extends OpName>(name: N, input: OpInput<N>): Promise<Dispatched<OpOutput<N>>> {
-    metrics.dispatch.inc({ op: name, mode: 'inline' })
+    countInline(name)
     const started = performance.now()
     const value = (await OPERATIONS[name].run(input as never)) as OpOutput<N>
     return { value, where: 'inline', waitMs: 0, runMs: performance.now() - started }
@@ -64,19 +79,31 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     fallback: () => Promise<Dispatched<T>>,
   ): Promise<Dispatched<T>> {
     if (pool.inFlight >= pool.capacity) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
+    const slot = pool.starts.acquire()
+    if (slot === undefined) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
     metrics.dispatch.inc({ op: name, mode: 'pool' })
     const submitted = performance.timeOrigin + performance.now()
     let result: OpTaskResult
     pool.inFlight++
+    const controller = new AbortController()
+    const stopWatching = watchBudget(
+      pool.starts,
+      slot,
+      budget,
+      Math.max(budget, MIN_QUEUE_WAIT_MS),
+      controller,
+    )
     try {
       const transferList = task.raw ? [task.raw.buffer as ArrayBuffer] : undefined
-      result = await pool.piscina.run(task, { signal: AbortSignal.timeout(budget), transferList })
+      result = await pool.piscina.run({ ...task, slot }, { signal: controller.signal, transferList })
     } catch (err) {
       // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
       // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
       if (err instanceof RangeError) return fallback()
-      throw poolFailure(err, pool.name, name, budget, metrics)
+      throw poolFailure(err, pool.name, name, budget, metrics, controller.signal.reason)
     } finally {
+      stopWatching()
+      pool.starts.release(slot)
       pool.inFlight--
     }
     const waitMs = Math.max(0, result.startedAt - submitted)
@@ -119,7 +146,19 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
   }
 }
 
-function poolFailure(err: unknown, pool: string, op: string, budget: number, metrics: PoolMetrics): AppError {
+function poolFailure(
+  err: unknown,
+  pool: string,
+  op: string,
+  budget: number,
+  metrics: PoolMetrics,
+  abortReason?: unknown,
+): AppError {
+  if (isAbort(err) && abortReason === QUEUE_TIMEOUT) {
+    // it never ran: the pool is too busy to start it in time, so this is load, not the request's cost
+    metrics.outcomes.inc({ pool, op, outcome: 'overloaded' })
+    return new AppError('ERR_OVERLOADED', undefined, { pool }, { 'retry-after': '1' })
+  }
   if (isAbort(err)) {
     // Piscina terminates the thread running an aborted task and starts a replacement
     metrics.outcomes.inc({ pool, op, outcome: 'timeout' })

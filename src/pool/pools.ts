@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina'
 import type { PoolConfig, PoolsConfig } from '../config.ts'
+import { StartBoard } from './start-board.ts'
 
 export interface NamedPool {
   name: string
@@ -7,6 +8,8 @@ export interface NamedPool {
   // running + waiting tasks the pool accepts; the dispatcher refuses more with 503
   capacity: number
   inFlight: number
+  // when each of its tasks started running, shared with its threads (compute budgets count from there)
+  starts: StartBoard
 }
 
 export interface PoolSet {
@@ -23,6 +26,8 @@ const WORKER = new URL('../../workers/ops.ts', import.meta.url).href
 const NICE = { free: 10, paid: 5 } as const
 
 function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
+  const capacity = config.threads + config.queue
+  const starts = new StartBoard(capacity)
   const piscina = new Piscina({
     filename: WORKER,
     minThreads: warm ? config.threads : 0,
@@ -31,13 +36,13 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     idleTimeout: 60_000,
     // a runaway operation kills its own thread, never the process
     resourceLimits: { maxOldGenerationSizeMb: config.memoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-    workerData: { pool: name },
+    workerData: { pool: name, starts: starts.buffer },
     closeTimeout: 5_000,
     niceIncrement: nice,
   })
   // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
   piscina.on('error', () => {})
-  return { name, piscina, capacity: config.threads + config.queue, inFlight: 0 }
+  return { name, piscina, capacity, inFlight: 0, starts }
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.

@@ -4,7 +4,10 @@ import { RawJson } from '../lib/raw-json.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
 import type { Dispatched } from '../pool/dispatch.ts'
 
+// Only work that crossed to a pool says where it ran and how long it queued: an inline op's timing is
+// the response time itself, and a header on every small response is bytes every client has to parse.
 function serverTiming(reply: FastifyReply, done: Dispatched<unknown>): void {
+  if (done.where === 'inline') return
   reply.header(
     'server-timing',
     `dispatch;desc="${done.where}", wait;dur=${done.waitMs.toFixed(2)}, run;dur=${done.runMs.toFixed(2)}`,

@@ -1,0 +1,67 @@
+// When each pooled task started running, shared with the pool's threads: a task's compute budget is
+// counted from that moment, not from submission, so time spent queued or waiting for a thread to boot
+// (after a budget kill Piscina starts a replacement, which loads its modules first) is never charged as
+// compute. One slot per task the pool accepts; the worker writes its slot when it picks the task up.
+export class StartBoard {
+  readonly buffer: SharedArrayBuffer
+  #starts: BigInt64Array
+  #free: number[]
+
+  constructor(slots: number) {
+    this.buffer = new SharedArrayBuffer(8 * slots)
+    this.#starts = new BigInt64Array(this.buffer)
+    this.#free = Array.from({ length: slots }, (_, i) => slots - 1 - i)
+  }
+
+  // undefined when every slot is taken (the pool is at capacity)
+  acquire(): number | undefined {
+    const slot = this.#free.pop()
+    if (slot !== undefined) Atomics.store(this.#starts, slot, 0n)
+    return slot
+  }
+
+  release(slot: number): void {
+    this.#free.push(slot)
+  }
+
+  // epoch milliseconds when the task in `slot` started, or undefined while it waits
+  startedAt(slot: number): number | undefined {
+    const at = Atomics.load(this.#starts, slot)
+    return at === 0n ? undefined : Number(at)
+  }
+}
+
+// Worker side: note that the task in `slot` starts now.
+export function markStarted(buffer: SharedArrayBuffer, slot: number, at: number): void {
+  Atomics.store(new BigInt64Array(buffer), slot, BigInt(Math.max(1, Math.floor(at))))
+}
+
+export const QUEUE_TIMEOUT = 'queue-timeout'
+export const BUDGET_EXCEEDED = 'budget-exceeded'
+
+// Aborts `controller` once the task has run for `budgetMs` (reason BUDGET_EXCEEDED), or has waited
+// `maxWaitMs` without starting (reason QUEUE_TIMEOUT). Returns a function that stops watching.
+export function watchBudget(
+  board: StartBoard,
+  slot: number,
+  budgetMs: number,
+  maxWaitMs: number,
+  controller: AbortController,
+): () => void {
+  const submitted = Date.now()
+  let timer: NodeJS.Timeout
+  function check(): void {
+    const now = Date.now()
+    const started = board.startedAt(slot)
+    if (started === undefined) {
+      if (now - submitted >= maxWaitMs) controller.abort(QUEUE_TIMEOUT)
+      else timer = setTimeout(check, Math.min(budgetMs, submitted + maxWaitMs - now))
+      return
+    }
+    const left = started + budgetMs - now
+    if (left <= 0) controller.abort(BUDGET_EXCEEDED)
+    else timer = setTimeout(check, left)
+  }
+  timer = setTimeout(check, budgetMs)
+  return () => clearTimeout(timer)
+}
