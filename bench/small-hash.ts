@@ -1,13 +1,14 @@
 import { join } from 'node:path'
-import { load, median } from './lib/load.ts'
+import { median } from './lib/load.ts'
 import { startGateway, startNode } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
-
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+import { alternate, Target } from './small-hash-redis.ts'
 
 // POST /v1/hash/sha256 with a tiny input: the gateway (keys, limits, validation, metrics, access log) vs
-// bare Fastify with the same handler on the same TLS setup. Rounds alternate so drift hits both sides.
+// bare Fastify with the same handler on the same TLS setup. Rounds alternate so drift hits every side.
+// A third server, the floor (bench/baselines/floor.ts), adds to bare Fastify only what the contract makes
+// every gateway do (a key lookup and the three /v1 headers): its ratio bounds what the gateway can reach on
+// this machine, and CPU per request (from /proc) shows the gateway's own cost beside it.
 export const smallHash: Scenario = {
   name: 'small-hash',
   title: 'Small sha256 through the gateway vs bare Fastify TLS (embedded store)',
@@ -15,56 +16,34 @@ export const smallHash: Scenario = {
   async run() {
     const gateway = await startGateway({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
     const dataDir = /data dir:\s+(\S+)/.exec(gateway.output())![1]!
-    const bare = await startNode(
-      'bench/baselines/bare-fastify.ts',
-      { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
-      /READY (https:\/\/\S+)/,
-    )
-    const body = JSON.stringify({ input: 'hello world' })
+    const tls = {
+      TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'),
+      TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
+    }
+    const ready = /READY (https:\/\/\S+)/
+    const bare = await startNode('bench/baselines/bare-fastify.ts', tls, ready)
+    const floor = await startNode('bench/baselines/floor.ts', { ...tls, API_KEY: gateway.key }, ready)
     const json = { 'content-type': 'application/json' }
-    const runs = {
-      gateway: [] as number[],
-      bare: [] as number[],
-      gatewayP99: [] as number[],
-      bareP99: [] as number[],
-    }
+    const withKey = { ...json, authorization: `Bearer ${gateway.key}` }
+    const targets = [
+      new Target('bare Fastify TLS', bare.url, json, [bare.child.pid]),
+      new Target('floor: bare + key lookup + contract headers', floor.url, withKey, [floor.child.pid]),
+      new Target('Anvil gateway', gateway.url, withKey, [gateway.child.pid]),
+    ]
     try {
-      await load({ url: `${bare.url}/v1/hash/sha256`, headers: json, body, duration: 2 })
-      await load({
-        url: `${gateway.url}/v1/hash/sha256`,
-        headers: { ...json, authorization: `Bearer ${gateway.key}` },
-        body,
-        duration: 2,
-      })
-      for (let i = 0; i < ROUNDS; i++) {
-        const b = await load({ url: `${bare.url}/v1/hash/sha256`, headers: json, body, duration: SECONDS })
-        const g = await load({
-          url: `${gateway.url}/v1/hash/sha256`,
-          headers: { ...json, authorization: `Bearer ${gateway.key}` },
-          body,
-          duration: SECONDS,
-        })
-        if (g.non2xx || g.errors || b.non2xx || b.errors) {
-          throw new Error(
-            `non-2xx or errors during the run: gateway ${JSON.stringify(g)} bare ${JSON.stringify(b)}`,
-          )
-        }
-        runs.bare.push(b.rps)
-        runs.gateway.push(g.rps)
-        runs.bareP99.push(b.p99)
-        runs.gatewayP99.push(g.p99)
-      }
+      await alternate(targets, JSON.stringify({ input: 'hello world' }))
     } finally {
-      await Promise.all([gateway.stop(), bare.stop()])
+      await Promise.all([gateway.stop(), bare.stop(), floor.stop()])
     }
-    const gatewayRps = median(runs.gateway)
-    const bareRps = median(runs.bare)
+    const [b, f, g] = targets as [Target, Target, Target]
     return {
       rows: [
-        { label: 'bare Fastify TLS', value: bareRps, unit: 'req/s', p99_ms: median(runs.bareP99) },
-        { label: 'Anvil gateway', value: gatewayRps, unit: 'req/s', p99_ms: median(runs.gatewayP99) },
+        ...b.rows(['server']),
+        ...f.rows(['server']),
+        { label: '  floor ÷ bare', value: median(f.rps) / median(b.rps), unit: '×' },
+        ...g.rows(['server']),
       ],
-      ratio: gatewayRps / bareRps,
+      ratio: median(g.rps) / median(b.rps),
     }
   },
 }

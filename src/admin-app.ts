@@ -3,7 +3,7 @@ import { loggerOptions } from './logger.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
-import { genReqId } from './plugins/request-id.ts'
+import { genReqId, requestContext } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
 import { adminKeyRoutes } from './routes/admin/keys.ts'
 import { adminWorkspaceRoutes } from './routes/admin/workspaces.ts'
@@ -24,9 +24,7 @@ export async function buildAdminApp(
     frameworkErrors,
     forceCloseConnections: 'idle',
   })
-  app.addHook('onRequest', async function sendRequestId(request, reply) {
-    reply.header('request-id', request.id)
-  })
+  await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: 1024 * 1024 })

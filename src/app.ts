@@ -1,12 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { consoleRoutes } from './console/plugin.ts'
-import { loggerOptions } from './logger.ts'
+import { lazyChildLogger, loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { metricsHooks } from './plugins/metrics.ts'
-import { genReqId } from './plugins/request-id.ts'
+import { genReqId, requestContext } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
 import { metaRoutes } from './routes/meta.ts'
 import { v1Routes } from './routes/v1/index.ts'
@@ -29,6 +29,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     logger: options.logger ?? loggerOptions(config.logLevel, runtime.logSink.stream),
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     genReqId,
+    childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     return503OnClosing: false,
@@ -55,9 +56,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   app.decorate('dispatcher', runtime.dispatcher)
   app.decorate('jobs', runtime.jobs)
   const routes = collectRoutes(app)
-  app.addHook('onRequest', async function sendRequestId(request, reply) {
-    reply.header('request-id', request.id)
-  })
+  await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: MiB })

@@ -13,6 +13,8 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null
+    // the matched route's config (request.routeOptions.config), read once per request
+    routeConfig: FastifyRequest['routeOptions']['config']
     // the body limit that applies to this request, set once the key (and so the plan) is known
     bodyLimit: number
     // bytes of body actually read (the cost estimate for dispatch); 0 until a parser has read it

@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify'
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
+import type { Bindings, ChildLoggerOptions } from 'pino'
 import pino from 'pino'
 
 export interface LogSink {
@@ -35,4 +36,72 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
       censor: '[redacted]',
     },
   }
+}
+
+type LogMethod = (...args: unknown[]) => void
+
+// Fastify gives every request a child logger bound to its id; building a pino child per request costs more
+// than most requests ever log. This one builds the child on first use, so a request that logs nothing
+// (the access line goes through the root logger with the id in it) allocates nothing for logging.
+class LazyChildLogger {
+  #parent: FastifyBaseLogger
+  #bindings: Bindings
+  #options: ChildLoggerOptions
+  #child: FastifyBaseLogger | undefined
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent
+    this.#bindings = bindings
+    this.#options = options
+  }
+
+  #logger(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options)
+    return this.#child
+  }
+
+  #write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]): void {
+    const logger = this.#logger()
+    ;(logger[level] as LogMethod).apply(logger, args)
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level
+  }
+
+  set level(level: string) {
+    this.#logger().level = level
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#write('fatal', args)
+  }
+  error(...args: unknown[]): void {
+    this.#write('error', args)
+  }
+  warn(...args: unknown[]): void {
+    this.#write('warn', args)
+  }
+  info(...args: unknown[]): void {
+    this.#write('info', args)
+  }
+  debug(...args: unknown[]): void {
+    this.#write('debug', args)
+  }
+  trace(...args: unknown[]): void {
+    this.#write('trace', args)
+  }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options)
+  }
+}
+
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger
 }

@@ -96,9 +96,10 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     caCertPath: config.tls ? null : selfSignedCertPath(config.dataDir),
   }
 
-  app.addHook('onResponse', async function recordKeyUse(request) {
+  app.addHook('onResponse', function recordKeyUse(request, _reply, done) {
     const auth = request.auth
     if (auth?.decision?.allowed) activity.touch(auth.key.id, clock())
+    done()
   })
   app.addHook('onClose', async function closeConsole() {
     await activity.close()

@@ -39,7 +39,8 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   const limitsOf = new WeakMap<Workspace, PlanLimits>()
 
   app.addHook('onRequest', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const family = request.routeOptions.config.family
+    const config = request.routeConfig
+    const family = config.family
     if (!family) return
     const raw = bearer(request.headers.authorization)
     let result: Awaited<ReturnType<KeyVerifier['verify']>>
@@ -61,7 +62,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
         family,
       })
     }
-    if (request.routeOptions.config.paidOnly && workspace.plan === 'free') {
+    if (config.paidOnly && workspace.plan === 'free') {
       metrics.authFailures.inc({ reason: 'scope' })
       throw new AppError('ERR_KEY_SCOPE', `The ${family} family needs a paid plan.`, { family, plan: 'free' })
     }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../errors.ts'
-import { readLimited } from '../lib/consume-limited.ts'
+import { readLimitedCallback } from '../lib/consume-limited.ts'
 import { jsonParseErrorOffset, locate } from '../lib/json-error.ts'
 import { RawJson } from '../lib/raw-json.ts'
 import { OPERATIONS } from '../ops/registry.ts'
@@ -32,7 +32,7 @@ export function declaredTooLarge(request: FastifyRequest): void {
 // For a route whose op runs large bodies on the pool: refuse before reading when that pool is full, and
 // hand a large body over unparsed when the op can parse it on the worker.
 function poolBound(request: FastifyRequest): { poolAbove: number; raw: boolean } | undefined {
-  const op = request.routeOptions.config.op
+  const op = request.routeConfig.op
   const auth = request.auth
   if (!op || !auth) return undefined
   const spec = OPERATIONS[op]
@@ -46,26 +46,43 @@ function poolBound(request: FastifyRequest): { poolAbove: number; raw: boolean }
   return { poolAbove: spec.poolAbove, raw: 'body' in spec && spec.body !== undefined }
 }
 
-async function parseJsonBody(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<unknown> {
-  checkCharset(request.headers['content-type'])
-  declaredTooLarge(request)
-  const bound = poolBound(request)
-  const bytes = await readLimited(payload, request.bodyLimit)
-  request.bodyBytes = bytes.length
-  if (bound?.raw && bytes.length >= bound.poolAbove) return new RawJson(bytes)
-  const text = bytes.toString('utf8')
-  // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
-  if (text.length === 0) return undefined
+// Callback-style (no promise per request): this runs on every JSON request.
+function parseJsonBody(
+  request: FastifyRequest,
+  payload: NodeJS.ReadableStream,
+  done: (err: Error | null, body?: unknown) => void,
+): void {
+  let bound: ReturnType<typeof poolBound>
   try {
-    return JSON.parse(text)
+    checkCharset(request.headers['content-type'])
+    declaredTooLarge(request)
+    bound = poolBound(request)
   } catch (err) {
-    throw new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(err, text)))
+    done(err as Error)
+    return
   }
+  readLimitedCallback(payload, request.bodyLimit, (err, bytes) => {
+    if (err) return done(err)
+    request.bodyBytes = bytes!.length
+    if (bound?.raw && bytes!.length >= bound.poolAbove) return done(null, new RawJson(bytes!))
+    const text = bytes!.toString('utf8')
+    // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
+    if (text.length === 0) return done(null, undefined)
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch (parseError) {
+      return done(
+        new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(parseError, text))),
+      )
+    }
+    done(null, body)
+  })
 }
 
 // Binary routes read the stream themselves (hashing it as it arrives); others refuse it.
 async function passOctetStream(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<unknown> {
-  if (!request.routeOptions.config.binary) {
+  if (!request.routeConfig.binary) {
     throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes application/json only.')
   }
   declaredTooLarge(request)

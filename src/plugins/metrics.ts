@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Metrics } from '../metrics.ts'
+import { accessLog as createAccessLog } from '../observability/access-log.ts'
+
+const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
+// an HTTP/2 client may send any token as :method: label (and log) only the ones a route can have
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 // Request counts and durations by route pattern (never the raw URL) and plan; one access line per request.
 async function metricsPlugin(
@@ -22,28 +27,26 @@ async function metricsPlugin(
     }
     return child
   }
-  app.addHook('onResponse', async function recordRequest(request, reply) {
-    const route = request.routeOptions.url ?? 'unmatched'
-    const child = childFor(
-      route,
-      request.method,
-      `${Math.floor(reply.statusCode / 100)}xx`,
-      request.auth?.workspace.plan ?? 'none',
-    )
+  const writeAccessLine = accessLog ? createAccessLog(app.log) : undefined
+  app.addHook('onResponse', function recordRequest(request, reply, done) {
+    const route = request.routeConfig?.url ?? 'unmatched'
+    const auth = request.auth
+    const status = reply.statusCode
+    const elapsedMs = reply.elapsedTime
+    const plan = auth?.workspace.plan ?? 'none'
+    const method = METHODS.has(request.method) ? request.method : 'OTHER'
+    const child = childFor(route, method, STATUS_CLASS[Math.floor(status / 100)] ?? 'other', plan)
     child.inc()
-    child.observe(reply.elapsedTime / 1000)
-    if (accessLog) {
-      request.log.info(
-        {
-          method: request.method,
-          route,
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 100) / 100,
-          workspace: request.auth?.workspace.id,
-        },
-        'request',
-      )
-    }
+    child.observe(elapsedMs / 1000)
+    writeAccessLine?.({
+      reqId: request.id,
+      method,
+      route,
+      status,
+      ms: Math.round(elapsedMs * 100) / 100,
+      workspace: auth?.workspace.id,
+    })
+    done()
   })
 }
 

@@ -19,7 +19,7 @@ export async function consoleApi(app: FastifyInstance, { deps }: { deps: Console
     request.bodyLimit = CONSOLE_BODY_LIMIT
     const write = !SAFE_METHODS.has(request.method)
     if (write) checkOrigin(request)
-    if (request.routeOptions.config.doc?.security !== 'sessionCookie') return
+    if (request.routeConfig.doc?.security !== 'sessionCookie') return
     if (!request.consoleAuth) throw new AppError('ERR_UNAUTHORIZED', 'Sign in to the console first.')
     if (write) checkCsrfToken(request, request.consoleAuth.session.csrf_token)
   })
