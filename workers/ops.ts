@@ -4,6 +4,10 @@ import { isAppError } from '../src/errors.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { isOpName, OPERATIONS } from '../src/ops/registry.ts'
 import { markStarted } from '../src/pool/start-board.ts'
+import { idleSchedulingForThisThread } from '../src/pool/thread-policy.ts'
+
+// the pool asks for it (free tier): this thread yields the CPU to everything else the moment it is wanted
+if ((workerData as { idle?: boolean } | undefined)?.idle) idleSchedulingForThisThread()
 
 // input: plain data to run the op on; raw: the request body's JSON bytes, to be parsed, validated against
 // the op's body schema and answered as JSON text (see src/lib/raw-json.ts)

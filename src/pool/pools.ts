@@ -23,6 +23,8 @@ const WORKER = new URL('../../workers/ops.ts', import.meta.url).href
 
 // Worker threads run at a lower CPU priority than the event loop (Linux nice values, per thread), free-tier
 // threads lowest: on a busy machine the event loop keeps answering and paid work goes before free work.
+// Free-tier threads also ask for SCHED_IDLE (src/pool/thread-policy.ts): they run on what nothing else
+// wants and yield the moment the event loop or a paid thread needs the core.
 const NICE = { free: 10, paid: 5 } as const
 
 function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
@@ -36,7 +38,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     idleTimeout: 60_000,
     // a runaway operation kills its own thread, never the process
     resourceLimits: { maxOldGenerationSizeMb: config.memoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-    workerData: { pool: name, starts: starts.buffer },
+    workerData: { pool: name, starts: starts.buffer, idle: name === 'free' },
     closeTimeout: 5_000,
     niceIncrement: nice,
   })
