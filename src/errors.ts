@@ -120,7 +120,12 @@ export class AppError extends Error {
   statusCode: number
 
   constructor(code: ErrorCode, message?: string, details?: Details, headers?: Record<string, string>) {
+    // an expected outcome, answered by code: no stack trace to capture (that is most of an Error's cost,
+    // and a flood of refused requests makes thousands a second)
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message ?? ERRORS[code].message)
+    Error.stackTraceLimit = limit
     this.name = 'AppError'
     this.code = code
     this.details = details

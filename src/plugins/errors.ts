@@ -29,7 +29,10 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler(function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const appError = toAppError(error, request.bodyLimit)
     const status = ERRORS[appError.code].status
-    if (status >= 500) request.log.error({ err: error, code: appError.code }, 'request failed')
+    // a fault is logged with its cause; refusals for load or an unreachable store (503) are expected
+    // outcomes, counted by the metrics rather than a line per request when thousands a second are shed
+    if (status >= 500 && status !== 503)
+      request.log.error({ err: error, code: appError.code }, 'request failed')
     if (appError.headers) reply.headers(appError.headers)
     if ((status === 503 || status === 429) && !reply.hasHeader('retry-after'))
       reply.header('retry-after', '1')
