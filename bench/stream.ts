@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { request } from 'node:https'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { startGateway } from './lib/processes.ts'
+import { startGateway, startNode } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
 
 const MiB = 1024 * 1024
@@ -71,6 +71,24 @@ function upload(
   })
 }
 
+// The same upload to Node's bare HTTPS server hashing the body (bench/baselines/bare-stream-hash.ts): the
+// ceiling any Node server reaches through TLS on this machine, so the gateway's own cost shows beside it.
+async function bareNodeRate(dataDir: string, key: string, ca: Buffer, chunk: Buffer, digest: string) {
+  const bare = await startNode(
+    'bench/baselines/bare-stream-hash.ts',
+    { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
+    /READY (https:\/\/\S+)/,
+  )
+  try {
+    await upload(bare.url, key, ca, chunk, 64 * MiB)
+    const timed = await upload(bare.url, key, ca, chunk, SIZE)
+    if (JSON.parse(timed.body).data?.digest !== digest) throw new Error('the bare server digest differs')
+    return SIZE / MiB / (timed.ms / 1000)
+  } finally {
+    await bare.stop()
+  }
+}
+
 // sha256 of a 512 MiB octet-stream body through the gateway (TLS, HTTP/1.1, business plan, whose binary
 // limit is 1 GiB) against hashing the same bytes in process; the gateway's RSS is sampled from /proc
 // every 10 ms during the timed upload, after a warm-up upload of 64 MiB.
@@ -96,6 +114,7 @@ export const streamScenario: Scenario = {
       const remote = await upload(url, gateway.key, ca, chunk, SIZE)
       clearInterval(sampler)
       peak = Math.max(peak, rssOf(pid))
+      const floorRate = await bareNodeRate(dataDir, gateway.key, ca, chunk, local.digest)
       const data = JSON.parse(remote.body).data
       if (data?.digest !== local.digest || data?.input_bytes !== SIZE) {
         throw new Error(`the gateway's digest differs: ${remote.body.slice(0, 300)}`)
@@ -111,6 +130,9 @@ export const streamScenario: Scenario = {
         rows: [
           { label: 'in-process sha256', value: localRate, unit: 'MiB/s' },
           { label: 'gateway sha256', value: remoteRate, unit: 'MiB/s' },
+          { label: 'floor: bare Node HTTPS server, sha256', value: floorRate, unit: 'MiB/s' },
+          { label: '  floor ÷ in-process', value: floorRate / localRate, unit: '×' },
+          { label: '  gateway ÷ floor', value: remoteRate / floorRate, unit: '×' },
           { label: 'gateway RSS growth', value: growth, unit: 'MiB' },
         ],
         ratio: remoteRate / localRate,
