@@ -40,7 +40,9 @@ function print(o: ScenarioOutcome): void {
   }
   for (const row of o.result.rows) {
     const p99 = row.p99_ms === undefined ? '' : `  p99 ${row.p99_ms.toFixed(2)} ms`
-    process.stdout.write(`  ${row.label.padEnd(28)} ${row.value.toFixed(row.value < 10 ? 2 : 0).padStart(10)} ${row.unit}${p99}\n`)
+    process.stdout.write(
+      `  ${row.label.padEnd(28)} ${row.value.toFixed(row.value < 10 ? 2 : 0).padStart(10)} ${row.unit}${p99}\n`,
+    )
   }
   const outcome = verdict(o).replaceAll('*', '')
   process.stdout.write(`  ratio ${o.result.ratio.toFixed(3)}× — ${outcome} (target: ${o.target.text})\n`)

@@ -79,7 +79,9 @@ export function reportMarkdown(outcomes: ScenarioOutcome[], info: RunInfo): stri
     lines.push('| | value | unit | p99 |', '|---|---:|---|---:|')
     for (const row of o.result.rows) {
       const p99 = row.p99_ms === undefined ? '' : `${row.p99_ms.toFixed(2)} ms`
-      lines.push(`| ${cell(row.label)} | ${(row.value < 10 ? small : number).format(row.value)} | ${cell(row.unit)} | ${p99} |`)
+      lines.push(
+        `| ${cell(row.label)} | ${(row.value < 10 ? small : number).format(row.value)} | ${cell(row.unit)} | ${p99} |`,
+      )
     }
     const against = verdict(o) === 'informational' ? 'against' : `${verdict(o)} the target:`
     lines.push('', `Ratio ${o.result.ratio.toFixed(3)}× — ${against} ${o.target.text}.`)
