@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http'
 import pino from 'pino'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { type Config, ConfigError, loadConfig } from '../config.ts'
+import { registerEventLoopUtilization } from '../observability/event-loop.ts'
+import { createRedisMetrics } from '../observability/redis-metrics.ts'
 import { createPoolMetrics } from '../pool/metrics.ts'
 import { createPools } from '../pool/pools.ts'
 import { redisTarget } from '../store/open.ts'
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'anvil_' })
+  registerEventLoopUtilization(registry)
+  const observer = createRedisMetrics(registry)
   const pools = createPools(config.pools)
   createPoolMetrics(registry, () => pools.all())
   let consumer: Consumer | undefined
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
     jobs: config.jobs,
     concurrency,
     metrics,
+    observer,
     log: (level, message, detail) => log[level](detail, message),
   }).catch((err: Error) => fail(`The job worker cannot reach ${describeTarget(target)}: ${err.message}`))
   const server = metricsServer(registry)

@@ -5,6 +5,7 @@ import type { JobsConfig } from '../../config.ts'
 import type { PoolSet } from '../../pool/pools.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
+import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
@@ -30,6 +31,8 @@ export interface ConsumerOptions {
   log: JobLog
   clock?: () => number
   prefix?: string
+  // Redis command latency and errors of the worker's connection (BullMQ's blocking reads use their own)
+  observer?: RedisObserver
 }
 
 export interface Consumer {
@@ -47,6 +50,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const prefix = options.prefix ?? DEFAULT_PREFIX
   const ttlMs = jobs.resultTtlSeconds * 1000
   const client = await connectJobsClient(options.target, 'worker')
+  if (options.observer) instrumentClient(client, options.observer)
   const records = new JobRecords(client, prefix)
   const queues = openQueues(client, prefix)
   const stop = new AbortController()

@@ -33,15 +33,21 @@ export function errorKind(err: unknown): RedisErrorKind {
 // are named by their script.
 export function instrumentClient(client: Redis | Cluster, observer: RedisObserver): void {
   const scripts = new Map<string, string>()
-  for (const [name, script] of Object.entries(client.scriptsSet as Record<string, { sha: string }>)) {
-    scripts.set(script.sha, name)
+  function learnScripts(): void {
+    for (const [name, script] of Object.entries(client.scriptsSet as Record<string, { sha: string }>)) {
+      scripts.set(script.sha, name)
+    }
   }
+  learnScripts()
   const seen = new WeakSet<Command>()
   const send = client.sendCommand.bind(client) as (command: Command, ...rest: unknown[]) => unknown
 
   function nameOf(command: Command): string {
     if (command.name !== 'evalsha') return command.name
-    return scripts.get(String(command.args[0])) ?? command.name
+    const sha = String(command.args[0])
+    // a library that defines its scripts later (BullMQ does, per command) is looked up again, once per sha
+    if (!scripts.has(sha)) learnScripts()
+    return scripts.get(sha) ?? command.name
   }
 
   client.sendCommand = function timedSendCommand(command: Command, ...rest: unknown[]) {
