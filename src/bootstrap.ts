@@ -9,6 +9,7 @@ export async function bootstrapIfEmpty(
   plan: PlanName,
 ): Promise<{ workspaceId: string; key: string } | undefined> {
   if ((await store.listWorkspaces()).length > 0) return undefined
+  if (!(await store.claimBootstrap())) return undefined
   const ws = await store.createWorkspace({ name: 'Default workspace', plan })
   const created = await createApiKey(store, {
     workspace_id: ws.id,

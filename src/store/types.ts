@@ -122,6 +122,9 @@ export interface Store {
     patch: { plan?: PlanName; overrides?: PlanOverrides },
   ): Promise<Workspace | undefined>
   listWorkspaces(): Promise<Workspace[]>
+  // First start: true for exactly one caller ever, so gateways booting together on an empty store create
+  // one default workspace between them, not one each.
+  claimBootstrap(): Promise<boolean>
 
   // Get-or-create by name, so "project: default, environment: production" just works.
   ensureProject(workspaceId: string, name: string): Promise<Project>

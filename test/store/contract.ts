@@ -94,6 +94,13 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect((await s.listWorkspaces()).map((w) => w.id).sort()).toEqual([a.id, c.id].sort())
     })
 
+    it('grants the first-start bootstrap to exactly one of many concurrent claims, once', async () => {
+      const s = await open()
+      const claims = await Promise.all(Array.from({ length: 8 }, () => s.claimBootstrap()))
+      expect(claims.filter(Boolean)).toHaveLength(1)
+      expect(await s.claimBootstrap()).toBe(false)
+    })
+
     it('ensureProject / ensureEnvironment are get-or-create, also when raced', async () => {
       const s = await open()
       const ws = await s.createWorkspace({ name: 'w', plan: 'free' })

@@ -49,6 +49,7 @@ const emptyCounts = (): UsageCounts => ({ requests: 0, refused_rate: 0, refused_
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   #workspaces = new Map<string, Workspace>()
+  #bootstrapClaimed = false
   #projects = new Map<string, Project>()
   #environments = new Map<string, Environment>()
   #keys = new Map<string, ApiKeyRecord>()
@@ -167,6 +168,13 @@ export class MemoryStore implements Store {
 
   async listWorkspaces(): Promise<Workspace[]> {
     return structuredClone([...this.#workspaces.values()])
+  }
+
+  // one process owns the embedded store: the first claim wins, for the life of this process
+  async claimBootstrap(): Promise<boolean> {
+    if (this.#bootstrapClaimed) return false
+    this.#bootstrapClaimed = true
+    return true
   }
 
   async ensureProject(workspaceId: string, name: string): Promise<Project> {

@@ -51,6 +51,11 @@ export class RedisKeys {
     return `${this.#p}:workspaces`
   }
 
+  // global: set once, by the gateway that creates the first workspace (SET NX)
+  bootstrap(): string {
+    return `${this.#p}:bootstrap`
+  }
+
   // global: key hash → "<workspace id> <key id>"
   keyByHash(hash: string): string {
     return `${this.#p}:keyhash:${hash}`

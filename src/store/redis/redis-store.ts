@@ -172,6 +172,10 @@ export class RedisStore implements Store {
     return all.filter((w) => w !== undefined).sort(byCreation)
   }
 
+  async claimBootstrap(): Promise<boolean> {
+    return (await this.#client.set(this.#k.bootstrap(), this.#now(), 'NX')) === 'OK'
+  }
+
   async ensureProject(workspaceId: string, name: string): Promise<Project> {
     const hash = this.#k.projects(workspaceId)
     const existing = await this.#client.hget(hash, name)
