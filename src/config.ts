@@ -65,6 +65,8 @@ export const envSchema = z
     JOBS_STALLED_INTERVAL_MS: positiveInt.default(30_000),
     JOBS_WORKER_METRICS_PORT: port.default(9465),
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    // developer console (src/console/)
+    CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -89,6 +91,8 @@ export interface Config {
   tls: { certFile: string; keyFile: string } | undefined
   logLevel: string
   defaultPlan: (typeof PLAN_NAMES)[number]
+  // workspaces one console user may own (sign-up's first one included)
+  consoleMaxWorkspaces: number
   plans: PlanTable
   keyCache: { size: number; ttlMs: number }
   requestTimeoutMs: number
@@ -159,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     logLevel: e.LOG_LEVEL,
     defaultPlan: e.DEFAULT_PLAN,
+    consoleMaxWorkspaces: e.CONSOLE_MAX_WORKSPACES,
     plans,
     keyCache: { size: e.KEY_CACHE_SIZE, ttlMs: e.KEY_CACHE_TTL_MS },
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -12,6 +12,8 @@ export interface ConsoleDeps {
   activity: KeyActivity
   plans: PlanTable
   defaultPlan: PlanName
+  // workspaces one user may own
+  maxWorkspaces: number
   clock: () => number
   // --cacert for the curl example when the gateway runs on its self-signed certificate
   caCertPath: string | null

@@ -43,6 +43,9 @@ function securityHeaders(_request: FastifyRequest, reply: FastifyReply, done: ()
     'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cache-control': 'no-store',
+    // the console is only ever served over TLS: browsers keep to HTTPS for it (two years). The JSON API
+    // does not send it: its clients are programs, and it would be bytes on every small response.
+    'strict-transport-security': 'max-age=63072000',
   })
   done()
 }
@@ -92,6 +95,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     activity,
     plans: config.plans,
     defaultPlan: config.defaultPlan,
+    maxWorkspaces: config.consoleMaxWorkspaces,
     clock,
     caCertPath: config.tls ? null : selfSignedCertPath(config.dataDir),
   }

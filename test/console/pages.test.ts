@@ -30,6 +30,7 @@ function expectStrictPage(res: { headers: Record<string, unknown>; body: string;
   expect(csp).not.toContain('unsafe-inline')
   expect(res.headers['x-content-type-options']).toBe('nosniff')
   expect(res.headers['x-frame-options']).toBe('DENY')
+  expect(res.headers['strict-transport-security']).toBe('max-age=63072000')
   expect(res.headers['cache-control']).toBe('no-store')
   // nothing inline for the CSP to refuse: scripts come from files, no handlers, no style attributes
   for (const [tag] of res.body.matchAll(/<script\b[^>]*>/g)) expect(tag).toMatch(/ src="\/console\/assets\//)

@@ -11,9 +11,9 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
   let me: Tenant
   afterEach(() => t?.close())
 
-  async function start() {
+  async function start(env: Record<string, string> = {}) {
     now = T0
-    t = await startTestApp({ overrides: { clock: () => now } })
+    t = await startTestApp({ overrides: { clock: () => now }, env })
     me = await tenant(t.app, 'me@example.com')
     return me.client
   }
@@ -47,6 +47,17 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
       plan: 'pro',
       limits: { monthly_quota: 123 },
     })
+  })
+
+  it('an account owns at most CONSOLE_MAX_WORKSPACES workspaces, the sign-up one included', async () => {
+    const c = await start({ CONSOLE_MAX_WORKSPACES: '3' })
+    for (const name of ['Two', 'Three']) {
+      expect((await c.call('POST', '/console/api/workspaces', { name })).statusCode).toBe(200)
+    }
+    const refused = await c.call('POST', '/console/api/workspaces', { name: 'Four' })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error).toMatchObject({ code: 'ERR_CONFLICT', details: { limit: 3 } })
+    expect((await c.call('GET', '/console/api/workspaces')).json().data.workspaces).toHaveLength(3)
   })
 
   it('projects and environments: created explicitly, a taken name is 409', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { AppError } from '../../errors.ts'
 import { defineRoute } from '../../routes/define.ts'
 import { memberWorkspaces, ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
@@ -36,8 +37,19 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
     tags,
     body: createWorkspaceBody,
     response: workspaceSchema,
-    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF'],
+    description:
+      'A user owns at most CONSOLE_MAX_WORKSPACES workspaces (default 10, the one created at sign-up ' +
+      'included); past that, 409 ERR_CONFLICT with details {limit}.',
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_CONFLICT'],
     handler: async ({ body, request }) => {
+      const owned = (await accounts.listMemberships(request.consoleAuth!.user.id)).filter(
+        (m) => m.role === 'owner',
+      )
+      if (owned.length >= deps.maxWorkspaces) {
+        throw new AppError('ERR_CONFLICT', `An account may own at most ${deps.maxWorkspaces} workspaces.`, {
+          limit: deps.maxWorkspaces,
+        })
+      }
       const workspace = await store.createWorkspace({ name: body.name, plan: deps.defaultPlan })
       await accounts.addMembership({
         user_id: request.consoleAuth!.user.id,
