@@ -5,10 +5,6 @@ import { startTestApp, type TestApp } from '../helpers/harness.ts'
 // json-patch/json-patch-tests, read in place from the shared conformance folder, run through the endpoint.
 const SUITE = new URL('../../../shared/conformance/json-patch/', import.meta.url)
 
-const UNCAPPED = {
-  env: { PLANS: JSON.stringify({ business: { key_rate_per_second: 1e6, workspace_rate_per_second: 1e6 } }) },
-}
-
 interface PatchCase {
   comment?: string
   doc: unknown
@@ -30,7 +26,7 @@ for (const [file, size] of [
     const cases = load(file).filter((c) => !c.disabled)
     let t: TestApp
     beforeAll(async () => {
-      t = await startTestApp(UNCAPPED)
+      t = await startTestApp({ unthrottled: true })
     })
     afterAll(() => t.close())
 

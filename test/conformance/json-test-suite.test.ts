@@ -12,10 +12,6 @@ const SUITE = fileURLToPath(
   new URL('../../../shared/conformance/json-test-suite/test_parsing/', import.meta.url),
 )
 
-const UNCAPPED = {
-  env: { PLANS: JSON.stringify({ business: { key_rate_per_second: 1e6, workspace_rate_per_second: 1e6 } }) },
-}
-
 const files = readdirSync(SUITE)
   .filter((f) => f.endsWith('.json'))
   .sort()
@@ -53,7 +49,7 @@ function expectVerdict(file: string, res: LightMyRequestResponse): void {
 describe('JSONTestSuite test_parsing through POST /v1/json/format', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp(UNCAPPED)
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

@@ -6,10 +6,6 @@ import { startTestApp, type TestApp } from '../helpers/harness.ts'
 const SUITE = new URL('../../../shared/conformance/wpt-url/', import.meta.url)
 
 // Thousands of requests through one key: lift the per-second caps out of the way.
-const UNCAPPED = {
-  env: { PLANS: JSON.stringify({ business: { key_rate_per_second: 1e6, workspace_rate_per_second: 1e6 } }) },
-}
-
 const COMPONENTS = [
   'href',
   'origin',
@@ -53,7 +49,7 @@ const setterSuites = Object.entries(load<Record<string, unknown>>('setters_tests
 describe('WPT urltestdata.json through POST /v1/url/parse', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp(UNCAPPED)
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 
@@ -90,7 +86,7 @@ describe('WPT urltestdata.json through POST /v1/url/parse', () => {
 describe('WPT setters_tests.json through POST /v1/url/modify', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp(UNCAPPED)
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

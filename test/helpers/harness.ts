@@ -36,9 +36,15 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream
   overrides?: RuntimeOverrides
   dataDir?: string
+  // lift the business plan's per-second caps (quotas stay): for suites that fire thousands of requests a
+  // second through inject (fuzzing, conformance), whose subject is not the limiter
+  unthrottled?: boolean
 }
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+const UNTHROTTLED_PLANS = JSON.stringify({
+  business: { key_rate_per_second: 1e6, workspace_rate_per_second: 1e6 },
+})
 
 // A full gateway on a temporary DATA_DIR, with a workspace (default plan: business, so limits stay out
 // of the way) and a key. Inject by default; a real TLS socket on 127.0.0.1:0 with listen: true.
@@ -52,6 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     POOL_WARM: 'false',
     POOL_FREE_THREADS: '1',
     POOL_PAID_THREADS: '1',
+    ...(options.unthrottled ? { PLANS: UNTHROTTLED_PLANS } : {}),
     ...options.env,
   })
   const runtime = await openRuntime(config, options.overrides)
@@ -61,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp(runtime, { tls, ...(logger ? { logger } : {}) })
   const admin = await buildAdminApp(runtime, { adminToken: ADMIN_TOKEN, ...(logger ? { logger } : {}) })
   const ws = await runtime.store.createWorkspace({ name: 'test', plan: options.plan ?? 'business' })
+
   const created = await createApiKey(runtime.store, { workspace_id: ws.id })
   if (!created.ok) throw new Error(created.reason)
   let url = ''

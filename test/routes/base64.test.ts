@@ -30,7 +30,7 @@ const option = (values: string[]) => fc.oneof(fc.constantFrom(...values), hostil
 describe('/v1/base64', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp()
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

@@ -3,14 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
 // Many requests through one key: lift the per-second caps out of the way.
-const UNCAPPED = {
-  env: { PLANS: JSON.stringify({ business: { key_rate_per_second: 1e6, workspace_rate_per_second: 1e6 } }) },
-}
-
 describe('/v1/cron/parse', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp(UNCAPPED)
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

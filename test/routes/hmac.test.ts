@@ -30,7 +30,7 @@ const encoding = fc.oneof(fc.constantFrom('utf8', 'hex', 'base64', 'base64url'),
 describe('/v1/hmac', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp()
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

@@ -29,7 +29,7 @@ const deepText = (depth: number, open: string, close: string) =>
 describe('/v1/json/diff', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp()
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

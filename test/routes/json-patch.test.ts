@@ -3,10 +3,6 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
-const UNCAPPED = {
-  env: { PLANS: JSON.stringify({ business: { key_rate_per_second: 1e6, workspace_rate_per_second: 1e6 } }) },
-}
-
 function expectEnvelope(res: LightMyRequestResponse): void {
   expect(res.statusCode, res.body).toBeLessThan(500)
   const body = res.json()
@@ -25,7 +21,7 @@ function expectEnvelope(res: LightMyRequestResponse): void {
 describe('/v1/json/patch', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp(UNCAPPED)
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

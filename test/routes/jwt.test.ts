@@ -189,7 +189,7 @@ async function fuzz(t: TestApp, url: string, body: fc.Arbitrary<unknown>): Promi
 describe('/v1/jwt', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp()
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 

@@ -31,7 +31,7 @@ const format = fc.oneof(fc.constantFrom(...TEXT_FORMATS), hostileValue)
 describe('/v1/text', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await startTestApp()
+    t = await startTestApp({ unthrottled: true })
   })
   afterAll(() => t.close())
 
