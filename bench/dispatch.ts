@@ -53,6 +53,7 @@ export const dispatch: Scenario = {
       paid: { threads, queue: 1024, memoryMb: 512 },
       dedicated: {},
       warm: true,
+      admissionWaitMs: 0,
     })
     const metrics = createPoolMetrics(new Registry(), () => pools.all())
     const dispatcher = createDispatcher(pools, metrics)

@@ -27,7 +27,7 @@ export async function buildAdminApp(
   await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)
-  await app.register(bodyParsers, { defaultLimit: 1024 * 1024 })
+  await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
   await app.register(adminAuth, { token: options.adminToken })
 
   app.get('/metrics', async function metrics(_request, reply) {

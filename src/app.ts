@@ -59,7 +59,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)
-  await app.register(bodyParsers, { defaultLimit: MiB })
+  await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   await app.register(auth, {
     store: runtime.store,
     verifier: runtime.verifier,

@@ -53,6 +53,7 @@ export const envSchema = z
     POOL_FREE_QUEUE: positiveInt.optional(),
     POOL_PAID_QUEUE: positiveInt.optional(),
     POOL_WARM: bool.default(true),
+    POOL_ADMISSION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     POOL_FREE_MEMORY_MB: positiveInt.default(512),
     POOL_PAID_MEMORY_MB: positiveInt.default(2048),
     DEDICATED_POOLS: z
@@ -128,6 +129,8 @@ export interface PoolsConfig {
   dedicated: Record<string, number>
   // start every thread at boot (production) or on first use (tests, tools)
   warm: boolean
+  // how long a large body waits, unread, for a place on its full pool before a 503 (0: refuse at once)
+  admissionWaitMs: number
 }
 
 export class ConfigError extends Error {
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: e.BOOTSTRAP,
     pools: {
       warm: e.POOL_WARM,
+      admissionWaitMs: e.POOL_ADMISSION_WAIT_MS,
       free: {
         threads: e.POOL_FREE_THREADS,
         queue: e.POOL_FREE_QUEUE ?? e.POOL_FREE_THREADS * 8,

@@ -1,5 +1,6 @@
 import type { JobService } from './jobs/service.ts'
 import type { PlanLimits } from './limits/plans.ts'
+import type { Reservation } from './pool/admission.ts'
 import type { Dispatcher } from './pool/dispatch.ts'
 import type { ApiKeyRecord, LimitDecision, Workspace } from './store/types.ts'
 
@@ -17,6 +18,8 @@ declare module 'fastify' {
     routeConfig: FastifyRequest['routeOptions']['config']
     // the body limit that applies to this request, set once the key (and so the plan) is known
     bodyLimit: number
+    // the place on its pool this request was given before its body was read (large pool-bound bodies)
+    poolReservation: Reservation | null
     // bytes of body actually read (the cost estimate for dispatch); 0 until a parser has read it
     bodyBytes: number
   }

@@ -28,15 +28,14 @@ export async function onPool<T>(
   bytes: Uint8Array,
   signal: AbortSignal,
 ): Promise<TaskReply<T>> {
-  if (pool.inFlight >= pool.capacity) throw new PoolBusyError(`pool ${pool.name} is full`)
-  pool.inFlight++
+  if (!pool.admission.start()) throw new PoolBusyError(`pool ${pool.name} is full`)
   try {
     return (await pool.piscina.run(bytes, { filename: TASK, name, signal })) as TaskReply<T>
   } catch (err) {
     if (err instanceof Error && err.message === 'Task queue is at limit') throw new PoolBusyError(err.message)
     throw err
   } finally {
-    pool.inFlight--
+    pool.admission.finish()
   }
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../errors.ts'
 import { readLimitedCallback } from '../lib/consume-limited.ts'
@@ -9,6 +9,8 @@ import { OPERATIONS } from '../ops/registry.ts'
 export interface BodyParserOptions {
   // limit for requests that carry no plan (admin API, console)
   defaultLimit: number
+  // how long a large body may wait, unread, for a place on its full pool before a 503
+  admissionWaitMs: number
 }
 
 function tooLarge(limit: number): AppError {
@@ -29,24 +31,46 @@ export function declaredTooLarge(request: FastifyRequest): void {
   if (declared !== undefined && Number(declared) > request.bodyLimit) throw tooLarge(request.bodyLimit)
 }
 
-// For a route whose op runs large bodies on the pool: refuse before reading when that pool is full, and
-// hand a large body over unparsed when the op can parse it on the worker. Refused in the parser, so Fastify
-// closes the connection rather than draining the body: measured under a 16-connection flood of 190 KiB
-// diffs (bench/isolation.ts), draining let the flood push 3x the bytes through the event loop's TLS and
-// tripled paid p99, while a reconnect costs the flooding client a handshake and slows it down.
+// For a route whose op runs large bodies on the pool: a large body is handed over unparsed when the op
+// can parse it on the worker.
 function poolBound(request: FastifyRequest): { poolAbove: number; raw: boolean } | undefined {
   const op = request.routeConfig.op
-  const auth = request.auth
-  if (!op || !auth) return undefined
+  if (!op || !request.auth) return undefined
   const spec = OPERATIONS[op]
-  const declared = Number(request.headers['content-length'] ?? 0)
-  if (
-    declared >= spec.poolAbove &&
-    request.server.dispatcher.full({ workspaceId: auth.workspace.id, limits: auth.limits })
-  ) {
-    throw new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' })
-  }
   return { poolAbove: spec.poolAbove, raw: 'body' in spec && spec.body !== undefined }
+}
+
+// preParsing: a body big enough for the pool gets a place on it before a byte is read
+// (src/pool/admission.ts), at once or after waiting its turn with the body unread; refused with 503 when
+// none came free within the wait. The refusal closes the connection rather than letting Node drain the
+// body: measured under a 16-connection flood of 190 KiB diffs (bench/isolation.ts), draining let the
+// flood push 3x the bytes through the event loop's TLS and tripled paid p99.
+function admissionHook(waitMs: number) {
+  return function admitToPool(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: RequestPayload,
+    done: (err: Error | null, payload?: RequestPayload) => void,
+  ): void {
+    const op = request.routeConfig.op
+    const auth = request.auth
+    const json = request.headers['content-type']?.startsWith('application/json') === true
+    if (!op || !auth || !json || Number(request.headers['content-length'] ?? 0) < OPERATIONS[op].poolAbove) {
+      done(null, payload)
+      return
+    }
+    const ctx = { workspaceId: auth.workspace.id, limits: auth.limits }
+    const dispatcher = request.server.dispatcher
+    const { reservation, admitted } = dispatcher.reserve(ctx, waitMs)
+    // however the request ends, a place it never used (or its turn in the line) goes to the next one
+    reply.raw.once('close', () => dispatcher.cancel(ctx, reservation))
+    request.poolReservation = reservation
+    admitted.then((ok) => {
+      if (ok) return done(null, payload)
+      reply.header('connection', 'close')
+      done(new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' }))
+    }, done)
+  }
 }
 
 // Callback-style (no promise per request): this runs on every JSON request.
@@ -55,15 +79,22 @@ function parseJsonBody(
   payload: NodeJS.ReadableStream,
   done: (err: Error | null, body?: unknown) => void,
 ): void {
-  let bound: ReturnType<typeof poolBound>
   try {
     checkCharset(request.headers['content-type'])
     declaredTooLarge(request)
-    bound = poolBound(request)
   } catch (err) {
     done(err as Error)
     return
   }
+  readJson(request, payload, poolBound(request), done)
+}
+
+function readJson(
+  request: FastifyRequest,
+  payload: NodeJS.ReadableStream,
+  bound: ReturnType<typeof poolBound>,
+  done: (err: Error | null, body?: unknown) => void,
+): void {
   readLimitedCallback(payload, request.bodyLimit, (err, bytes) => {
     if (err) return done(err)
     request.bodyBytes = bytes!.length
@@ -95,6 +126,8 @@ async function passOctetStream(request: FastifyRequest, payload: NodeJS.Readable
 async function bodyParsersPlugin(app: FastifyInstance, options: BodyParserOptions): Promise<void> {
   app.decorateRequest('bodyLimit', options.defaultLimit)
   app.decorateRequest('bodyBytes', 0)
+  app.decorateRequest('poolReservation', null)
+  app.addHook('preParsing', admissionHook(options.admissionWaitMs))
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', parseJsonBody)
   app.addContentTypeParser('application/octet-stream', passOctetStream)

@@ -3,6 +3,7 @@ import type { OpTask, OpTaskResult } from '../../workers/ops.ts'
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
+import type { Reservation } from './admission.ts'
 import type { PoolMetrics } from './metrics.ts'
 import type { NamedPool, PoolSet } from './pools.ts'
 import { QUEUE_TIMEOUT, watchBudget } from './start-board.ts'
@@ -12,6 +13,8 @@ export interface DispatchContext {
   limits: PlanLimits
   // size of the request body in bytes, the cost estimate
   bytes: number
+  // the place this request was given on its pool before its body was read (see reserve)
+  reservation?: Reservation
 }
 
 export interface Dispatched<T> {
@@ -26,8 +29,14 @@ export interface Dispatcher {
   run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
   // a raw JSON body, parsed, validated, run and serialized on the pool: resolves to the data's JSON text
   runRaw(name: OpName, bytes: Uint8Array, ctx: DispatchContext): Promise<Dispatched<string>>
-  // whether the pool this request would use is full (so a large body can be refused before it is read)
-  full(ctx: Omit<DispatchContext, 'bytes'>): boolean
+  // a place on the pool this request would use, held while its body arrives: at once, or after waiting
+  // up to `waitMs` for one; admitted false when the pool stayed full (refuse it before reading the body)
+  reserve(
+    ctx: Omit<DispatchContext, 'bytes'>,
+    waitMs: number,
+  ): { reservation: Reservation; admitted: Promise<boolean> }
+  // gives a reservation back when its request ends without running its task
+  cancel(ctx: Omit<DispatchContext, 'bytes'>, reservation: Reservation): void
 }
 
 const QUEUE_FULL = new Error('Task queue is at limit')
@@ -77,14 +86,17 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     task: OpTask,
     budget: number,
     fallback: () => Promise<Dispatched<T>>,
+    reservation?: Reservation,
   ): Promise<Dispatched<T>> {
-    if (pool.inFlight >= pool.capacity) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
+    if (!pool.admission.start(reservation)) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
     const slot = pool.starts.acquire()
-    if (slot === undefined) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
+    if (slot === undefined) {
+      pool.admission.finish()
+      throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
+    }
     metrics.dispatch.inc({ op: name, mode: 'pool' })
     const submitted = performance.timeOrigin + performance.now()
     let result: OpTaskResult
-    pool.inFlight++
     const controller = new AbortController()
     const stopWatching = watchBudget(
       pool.starts,
@@ -104,7 +116,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     } finally {
       stopWatching()
       pool.starts.release(slot)
-      pool.inFlight--
+      pool.admission.finish()
     }
     const waitMs = Math.max(0, result.startedAt - submitted)
     metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
@@ -130,18 +142,34 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       const heavy = 'heavy' in spec && spec.heavy ? (spec.heavy as (i: unknown) => boolean)(input) : false
       if (ctx.bytes < spec.poolAbove && !heavy) return inline(name, input)
       const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-      return onPool(pool, name, { op: name, input }, ctx.limits.compute_budget_ms, () => inline(name, input))
+      return onPool(
+        pool,
+        name,
+        { op: name, input },
+        ctx.limits.compute_budget_ms,
+        () => inline(name, input),
+        ctx.reservation,
+      )
     },
     runRaw(name, bytes, ctx) {
       const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
       // a raw body is a flat byte string: it always crosses the thread boundary
-      return onPool<string>(pool, name, { op: name, raw: bytes }, ctx.limits.compute_budget_ms, () => {
-        throw new AppError('ERR_INTERNAL')
-      })
+      return onPool<string>(
+        pool,
+        name,
+        { op: name, raw: bytes },
+        ctx.limits.compute_budget_ms,
+        () => {
+          throw new AppError('ERR_INTERNAL')
+        },
+        ctx.reservation,
+      )
     },
-    full(ctx) {
-      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-      return pool.inFlight >= pool.capacity
+    reserve(ctx, waitMs) {
+      return pools.pick(ctx.workspaceId, ctx.limits.pool).admission.reserve(waitMs)
+    },
+    cancel(ctx, reservation) {
+      pools.pick(ctx.workspaceId, ctx.limits.pool).admission.cancel(reservation)
     },
   }
 }

@@ -1,13 +1,13 @@
 import { Piscina } from 'piscina'
 import type { PoolConfig, PoolsConfig } from '../config.ts'
+import { PoolAdmission } from './admission.ts'
 import { StartBoard } from './start-board.ts'
 
 export interface NamedPool {
   name: string
   piscina: Piscina
-  // running + waiting tasks the pool accepts; the dispatcher refuses more with 503
-  capacity: number
-  inFlight: number
+  // running + queued tasks the pool accepts, and the places held for large bodies still arriving
+  admission: PoolAdmission
   // when each of its tasks started running, shared with its threads (compute budgets count from there)
   starts: StartBoard
 }
@@ -44,7 +44,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
   })
   // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
   piscina.on('error', () => {})
-  return { name, piscina, capacity, inFlight: 0, starts }
+  return { name, piscina, admission: new PoolAdmission(capacity), starts }
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.

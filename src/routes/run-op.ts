@@ -18,7 +18,12 @@ function context(request: FastifyRequest) {
   const auth = request.auth
   if (!auth) throw new AppError('ERR_INTERNAL')
   const bytes = request.bodyBytes || Number(request.headers['content-length'] ?? 0)
-  return { workspaceId: auth.workspace.id, limits: auth.limits, bytes }
+  return {
+    workspaceId: auth.workspace.id,
+    limits: auth.limits,
+    bytes,
+    ...(request.poolReservation ? { reservation: request.poolReservation } : {}),
+  }
 }
 
 // Runs an operation for a request, inline or on the plan's pool, and says where in Server-Timing.

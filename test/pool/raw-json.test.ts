@@ -60,72 +60,100 @@ describe('raw JSON bodies on the pool', () => {
     })
   })
 
-  it('refuses a large body with 503 before reading it when its pool is full', async () => {
-    t = await startTestApp({ listen: true, env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1' } })
-    const pool = t.runtime.pools.pick(t.workspaceId, 'paid')
-    pool.inFlight = pool.capacity
-    try {
-      const res = await new Promise<{ status: number; body: string; retry: unknown }>((resolve, reject) => {
-        const req = https.request(`${t.url}/v1/json/diff`, {
-          method: 'POST',
-          ca: t.tls!.cert,
-          agent: false,
-          headers: {
-            authorization: `Bearer ${t.key}`,
-            'content-type': 'application/json',
-            'content-length': '5000000',
-          },
-        })
-        req.on('response', (r) => {
-          let body = ''
-          r.on('data', (c: Buffer) => {
-            body += c.toString()
-          })
-          r.on('end', () => {
-            req.destroy()
-            resolve({ status: r.statusCode ?? 0, body, retry: r.headers['retry-after'] })
-          })
-        })
-        req.on('error', reject)
-        req.flushHeaders() // no body is ever sent
+  // a request to the paid pool whose body is declared but never sent, over TLS: answers once admitted or refused
+  function declaredOnly(
+    length: number,
+  ): Promise<{ status: number; body: string; retry: unknown; connection: unknown }> {
+    return new Promise((resolve, reject) => {
+      const req = https.request(`${t.url}/v1/json/diff`, {
+        method: 'POST',
+        ca: t.tls!.cert,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${t.key}`,
+          'content-type': 'application/json',
+          'content-length': String(length),
+        },
       })
+      req.on('response', (r) => {
+        let body = ''
+        r.on('data', (c: Buffer) => {
+          body += c.toString()
+        })
+        r.on('end', () => {
+          req.destroy()
+          resolve({
+            status: r.statusCode ?? 0,
+            body,
+            retry: r.headers['retry-after'],
+            connection: r.headers.connection,
+          })
+        })
+      })
+      req.on('error', reject)
+      req.flushHeaders() // no body is ever sent
+    })
+  }
+
+  function fillPaidPool() {
+    const admission = t.runtime.pools.pick(t.workspaceId, 'paid').admission
+    const held = Array.from({ length: admission.capacity }, () => admission.reserve(0).reservation)
+    expect(admission.full()).toBe(true)
+    return { admission, held }
+  }
+
+  it('refuses a large body with 503 before reading it when its pool is full (no admission wait)', async () => {
+    t = await startTestApp({
+      listen: true,
+      env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '0' },
+    })
+    const { admission, held } = fillPaidPool()
+    try {
+      const res = await declaredOnly(5_000_000)
       expect(res.status).toBe(503)
       expect(JSON.parse(res.body).error.code).toBe('ERR_OVERLOADED')
       expect(res.retry).toBe('1')
+      // the unread body is not drained: the connection is closed
+      expect(res.connection).toBe('close')
     } finally {
-      pool.inFlight = 0
+      for (const r of held) admission.cancel(r)
     }
   })
-})
 
-describe('raw JSON patch bodies on the pool', () => {
-  let t: TestApp
-  afterEach(() => t?.close())
+  it('a large body waits, unread, for a place on its full pool, and is refused when none comes', async () => {
+    t = await startTestApp({
+      listen: true,
+      env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '300' },
+    })
+    const { admission, held } = fillPaidPool()
+    try {
+      const refused = await declaredOnly(5_000_000)
+      expect(refused.status).toBe(503)
+      expect(JSON.parse(refused.body).error.code).toBe('ERR_OVERLOADED')
+      expect(admission.waiting).toBe(0)
+    } finally {
+      for (const r of held) admission.cancel(r)
+    }
+  })
 
-  it('apply on the worker with the inline answers and errors', async () => {
-    t = await startTestApp()
-    // twice the diff document: past json.patch's 32 KiB pool threshold
-    const doc = { users: [...left.users, ...left.users] }
-    const patch = [{ op: 'replace', path: '/users/3/name', value: 'renamed' }]
-    const big = await t.post('/v1/json/patch', { document: doc, patch })
-    expect(big.statusCode).toBe(200)
-    expect(where(big)).toBe('paid')
-    expect(big.json().data.result.users[3].name).toBe('renamed')
-    const failed = await t.post('/v1/json/patch', {
-      document: doc,
-      patch: [{ op: 'test', path: '/users/0/id', value: 9 }],
+  it('a waiting body is admitted as soon as a place comes free, first come first served', async () => {
+    t = await startTestApp({
+      env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '30000' },
     })
-    expect(failed.statusCode).toBe(400)
-    expect(failed.json().error).toMatchObject({
-      code: 'ERR_PATCH_TEST_FAILED',
-      details: { index: 0, path: '/users/0/id' },
-    })
-    const small = await t.post('/v1/json/patch', {
-      document: { a: 1 },
-      patch: [{ op: 'remove', path: '/a' }],
-    })
-    // inline work carries no Server-Timing
-    expect(small.headers['server-timing']).toBeUndefined()
-    expect(small.json().data.result).toEqual({})
+    const { admission, held } = fillPaidPool()
+    const body = { left, right, array_key: 'id', output: 'both' }
+    const first = t.post('/v1/json/diff', body)
+    const second = t.post('/v1/json/diff', body)
+    await expect.poll(() => admission.waiting).toBe(2)
+    admission.cancel(held[0]!)
+    const answered = await first
+    expect(answered.statusCode).toBe(200)
+    expect(where(answered)).toBe('paid')
+    // the second waited its turn and took the place the first one gave back when its task finished
+    expect((await second).statusCode).toBe(200)
+    expect(admission.waiting).toBe(0)
+    for (const r of held) admission.cancel(r)
+    expect(admission.full()).toBe(false)
+    expect(admission.inFlight).toBe(0)
   })
 })
