@@ -6,7 +6,7 @@ import { hashKey, parseKey } from './format.ts'
 export type KeyFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
 
 export type KeyVerification =
-  | { valid: true; lookup: KeyLookup; cached: boolean }
+  | { valid: true; lookup: KeyLookup; cached: boolean; allow: ((ip: string) => boolean) | null }
   | { valid: false; reason: KeyFailure; cached: boolean }
 
 interface CacheEntry {
@@ -58,17 +58,14 @@ export class KeyVerifier {
     if (lookup.key.expires_at && Date.parse(lookup.key.expires_at) <= now) {
       return { valid: false, reason: 'expired', cached }
     }
-    return { valid: true, lookup, cached }
+    return { valid: true, lookup, cached, allow: entry.allow }
   }
 
-  // Scope: the key's endpoint families and source-address allowlist.
-  permits(lookup: KeyLookup, family: string, ip: string): boolean {
-    const families = lookup.key.families
+  // Scope: the key's endpoint families and source-address allowlist (the matcher verify returned).
+  permits(verified: Extract<KeyVerification, { valid: true }>, family: string, ip: string): boolean {
+    const families = verified.lookup.key.families
     if (families && families.length > 0 && !families.includes(family)) return false
-    const entry = this.#cache.get(lookup.key.hash)
-    const allow =
-      entry?.allow ?? (lookup.key.allowed_cidrs?.length ? cidrMatcher(lookup.key.allowed_cidrs) : null)
-    return allow === null || allow(ip)
+    return verified.allow === null || verified.allow(ip)
   }
 
   close(): void {

@@ -24,8 +24,20 @@ export function monthOf(ms: number): string {
   return monthInfo(ms).month
 }
 
+const DAY_MS = 86_400_000
+let day = { start: 0, end: 0, name: '' }
+
+// called for every charged request: the day's name is built once per UTC day
 export function dayOf(ms: number): string {
-  return `${monthInfo(ms).month}-${String(new Date(ms).getUTCDate()).padStart(2, '0')}`
+  if (ms < day.start || ms >= day.end) {
+    const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS)
+    day = {
+      start,
+      end: start + DAY_MS,
+      name: `${monthInfo(ms).month}-${String(new Date(ms).getUTCDate()).padStart(2, '0')}`,
+    }
+  }
+  return day.name
 }
 
 export function secondsToMonthEnd(ms: number): number {

@@ -5,6 +5,7 @@ import type { KeyVerifier } from '../keys/verify.ts'
 import { rateLimitHeaders } from '../limits/headers.ts'
 import { effectiveLimits, type PlanLimits, type PlanTable } from '../limits/plans.ts'
 import type { Metrics } from '../metrics.ts'
+import { batchedChild } from '../observability/batched-counter.ts'
 import type { Store, Workspace } from '../store/types.ts'
 
 export interface AuthOptions {
@@ -37,6 +38,9 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   app.decorateRequest('auth', null)
   // keyed by the cached workspace object, which is replaced whenever the store says it changed
   const limitsOf = new WeakMap<Workspace, PlanLimits>()
+  // every request counts one of these: resolve the label sets once
+  const cacheHit = batchedChild(metrics.keyCache, { result: 'hit' })
+  const cacheMiss = batchedChild(metrics.keyCache, { result: 'miss' })
 
   app.addHook('onRequest', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
     const config = request.routeConfig
@@ -49,14 +53,14 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     } catch {
       throw unavailable()
     }
-    metrics.keyCache.inc({ result: result.cached ? 'hit' : 'miss' })
+    ;(result.cached ? cacheHit : cacheMiss).inc()
     if (!result.valid) {
       metrics.authFailures.inc({ reason: result.reason })
       reply.header('www-authenticate', 'Bearer realm="anvil"')
       throw new AppError(result.reason === 'missing' ? 'ERR_MISSING_API_KEY' : 'ERR_INVALID_API_KEY')
     }
     const { key, workspace } = result.lookup
-    if (!verifier.permits(result.lookup, family, request.ip)) {
+    if (!verifier.permits(result, family, request.ip)) {
       metrics.authFailures.inc({ reason: 'scope' })
       throw new AppError('ERR_KEY_SCOPE', `This key may not call the ${family} family from this address.`, {
         family,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Metrics } from '../metrics.ts'
 import { accessLog as createAccessLog } from '../observability/access-log.ts'
+import { batchedChild } from '../observability/batched-counter.ts'
 
 const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 // an HTTP/2 client may send any token as :method: label (and log) only the ones a route can have
@@ -20,7 +21,7 @@ async function metricsPlugin(
     let child = children.get(id)
     if (!child) {
       const labels = { route, method, status_class: statusClass, plan }
-      const counter = metrics.requests.labels(labels)
+      const counter = batchedChild(metrics.requests, labels)
       const histogram = metrics.duration.labels(labels)
       child = { inc: () => counter.inc(), observe: (v) => histogram.observe(v) }
       children.set(id, child)

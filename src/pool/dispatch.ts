@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { OpTask, OpTaskResult } from '../../workers/ops.ts'
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { PlanLimits } from '../limits/plans.ts'
+import { batchedChild } from '../observability/batched-counter.ts'
 import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
 import type { Reservation } from './admission.ts'
 import type { PoolMetrics } from './metrics.ts'
@@ -67,7 +68,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
   function countInline(name: OpName): void {
     let counter = inlineCounts.get(name)
     if (!counter) {
-      counter = metrics.dispatch.labels({ op: name, mode: 'inline' })
+      counter = batchedChild(metrics.dispatch, { op: name, mode: 'inline' })
       inlineCounts.set(name, counter)
     }
     counter.inc()
