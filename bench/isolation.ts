@@ -1,6 +1,7 @@
 import { workspaceKey } from './lib/admin.ts'
 import { load, median } from './lib/load.ts'
 import { loadInProcess } from './lib/load-process.ts'
+import { probe } from './lib/probe.ts'
 import { startGateway } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
 
@@ -34,7 +35,13 @@ export const isolation: Scenario = {
   title: 'Paid small-request p99 under a free-plan flood of heavy diffs vs without',
   target: { ratio: 0.5, text: 'p99 with flood ≤ 2× p99 without (ratio = without ÷ with ≥ 0.5)' },
   async run() {
-    const gateway = await startGateway({ LOG_LEVEL: 'warn' })
+    // BENCH_ADMISSION_WAIT_MS=0: the gateway refuses a full pool's large bodies at once instead of letting
+    // them wait unread for a place (docs/dispatch.md, Admission), to compare the two
+    const admission = process.env.BENCH_ADMISSION_WAIT_MS
+    const gateway = await startGateway({
+      LOG_LEVEL: 'warn',
+      ...(admission === undefined ? {} : { POOL_ADMISSION_WAIT_MS: admission }),
+    })
     const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
     const free = await workspaceKey(gateway, 'free', UNLIMITED)
     const small = {
@@ -51,14 +58,21 @@ export const isolation: Scenario = {
       connections: 16,
       duration: SECONDS,
     }
+    const steady = {
+      url: small.url,
+      headers: small.headers,
+      body: small.body,
+      connections: 4,
+      seconds: SECONDS,
+    }
     const quiet: number[] = []
     const loud: number[] = []
     let floodStats = { rps: 0, non2xx: 0 }
     try {
       await load({ ...small, duration: 2 })
       for (let round = 0; round < 2; round++) {
-        quiet.push((await load(small)).p99)
-        const [underFlood, f] = await Promise.all([load(small), loadInProcess(flood, FLOOD_NICE)])
+        quiet.push((await probe({ ...steady, seconds: SECONDS })).p99)
+        const [underFlood, f] = await Promise.all([probe(steady), loadInProcess(flood, FLOOD_NICE)])
         loud.push(underFlood.p99)
         floodStats = { rps: f.rps, non2xx: f.non2xx }
       }
