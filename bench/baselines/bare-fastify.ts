@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import Fastify from 'fastify'
+import { hashEnvelope } from './hash-envelope.ts'
 
 // The baseline: bare Fastify 5 on the same TLS setup (HTTP/2 + HTTP/1.1 via ALPN, same certificate)
 // with the same handler and envelope, and none of the gateway's work (keys, limits, validation, metrics).
@@ -11,17 +11,7 @@ const [cert, key] = await Promise.all([
 const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key } })
 app.post('/v1/hash/:algorithm', async function bareHash(request) {
   const { algorithm } = request.params as { algorithm: string }
-  const { input } = request.body as { input: string }
-  const bytes = Buffer.from(input, 'utf8')
-  return {
-    ok: true,
-    data: {
-      algorithm,
-      digest: createHash(algorithm).update(bytes).digest('hex'),
-      output_encoding: 'hex',
-      input_bytes: bytes.length,
-    },
-  }
+  return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
 const address = await app.listen({ port: 0, host: '127.0.0.1' })
 process.stdout.write(`READY ${address}\n`)

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import https from 'node:https'
 import express from 'express'
 import { rateLimit } from 'express-rate-limit'
 import { Redis } from 'ioredis'
 import { RedisStore } from 'rate-limit-redis'
+import { hashEnvelope } from './hash-envelope.ts'
 
 // The Express stack people assemble: express + express-rate-limit + rate-limit-redis (fixed window, one
 // Lua call per request), keyed by the API key, on HTTPS with the same certificate and handler.
@@ -28,17 +28,7 @@ app.use(
   }),
 )
 app.post('/v1/hash/:algorithm', function limitedHash(req, res) {
-  const algorithm = req.params.algorithm
-  const bytes = Buffer.from((req.body as { input: string }).input, 'utf8')
-  res.json({
-    ok: true,
-    data: {
-      algorithm,
-      digest: createHash(algorithm).update(bytes).digest('hex'),
-      output_encoding: 'hex',
-      input_bytes: bytes.length,
-    },
-  })
+  res.json(hashEnvelope(req.params.algorithm, (req.body as { input: string }).input))
 })
 const server = https.createServer({ cert, key }, app)
 server.listen(0, '127.0.0.1', () => {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import rateLimit from '@fastify/rate-limit'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
+import { hashEnvelope } from './hash-envelope.ts'
 
 // What people assemble with Fastify's own plugin: @fastify/rate-limit on its Redis store (one Lua call
 // per request, auto-pipelined ioredis, as its docs recommend), keyed by the API key, on the same TLS
@@ -21,17 +21,7 @@ await app.register(rateLimit, {
 })
 app.post('/v1/hash/:algorithm', async function limitedHash(request) {
   const { algorithm } = request.params as { algorithm: string }
-  const { input } = request.body as { input: string }
-  const bytes = Buffer.from(input, 'utf8')
-  return {
-    ok: true,
-    data: {
-      algorithm,
-      digest: createHash(algorithm).update(bytes).digest('hex'),
-      output_encoding: 'hex',
-      input_bytes: bytes.length,
-    },
-  }
+  return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
 const address = await app.listen({ port: 0, host: '127.0.0.1' })
 process.stdout.write(`READY ${address}\n`)

@@ -1,6 +1,7 @@
-import { createHash, hash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import Fastify from 'fastify'
+import { hashEnvelope } from './hash-envelope.ts'
 
 // The floor of what any gateway honouring the contract must add to bare Fastify: the bare handler plus
 // a key check (sha256 of the bearer key, a Map lookup) and the three headers every /v1 response carries
@@ -26,17 +27,7 @@ app.post('/v1/hash/:algorithm', async function floorHash(request, reply) {
     `"second";r=999999;t=1, "workspace-second";r=999999;t=1, "month";r=${2_000_000_000 - served};t=729873`,
   )
   const { algorithm } = request.params as { algorithm: string }
-  const { input } = request.body as { input: string }
-  const bytes = Buffer.from(input, 'utf8')
-  return {
-    ok: true,
-    data: {
-      algorithm,
-      digest: createHash(algorithm).update(bytes).digest('hex'),
-      output_encoding: 'hex',
-      input_bytes: bytes.length,
-    },
-  }
+  return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
 const address = await app.listen({ port: 0, host: '127.0.0.1' })
 process.stdout.write(`READY ${address}\n`)
