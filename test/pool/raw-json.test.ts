@@ -136,6 +136,22 @@ describe('raw JSON bodies on the pool', () => {
     }
   })
 
+  it('a body over the plan limit is refused with 413 at once, not made to wait for a place', async () => {
+    t = await startTestApp({
+      listen: true,
+      env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '60000' },
+    })
+    const { admission, held } = fillPaidPool()
+    try {
+      const res = await declaredOnly(25 * 1024 * 1024) // business JSON limit: 20 MiB
+      expect(res.status).toBe(413)
+      expect(JSON.parse(res.body).error.code).toBe('ERR_PAYLOAD_TOO_LARGE')
+      expect(admission.waiting).toBe(0)
+    } finally {
+      for (const r of held) admission.cancel(r)
+    }
+  })
+
   it('a waiting body is admitted as soon as a place comes free, first come first served', async () => {
     t = await startTestApp({
       env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '30000' },
