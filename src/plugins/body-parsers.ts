@@ -63,7 +63,7 @@ function admissionHook(waitMs: number) {
     }
     const ctx = { workspaceId: auth.workspace.id, limits: auth.limits }
     const dispatcher = request.server.dispatcher
-    const { reservation, admitted } = dispatcher.reserve(ctx, waitMs)
+    const { reservation, admitted } = dispatcher.reserve(ctx, waitMs, op)
     // however the request ends, a place it never used (or its turn in the line) goes to the next one
     reply.raw.once('close', () => dispatcher.cancel(ctx, reservation))
     request.poolReservation = reservation

@@ -38,9 +38,9 @@ export class PoolAdmission {
   }
 
   // A place for a request whose body has yet to arrive: at once if there is one, else after waiting up to
-  // `waitMs` behind the requests already waiting. `admitted` is false when none came free in time (or the
-  // reservation was cancelled while it waited).
-  reserve(waitMs: number): { reservation: Reservation; admitted: Promise<boolean> } {
+  // `waitMs` behind the requests already waiting. `admitted` is false when none came free in time (then
+  // `onRefused` is called) or the reservation was cancelled while it waited.
+  reserve(waitMs: number, onRefused?: () => void): { reservation: Reservation; admitted: Promise<boolean> } {
     const reservation: Reservation = { state: 'waiting' }
     if (this.#waiters.length === 0 && !this.full()) {
       reservation.state = 'reserved'
@@ -49,6 +49,7 @@ export class PoolAdmission {
     }
     if (waitMs <= 0) {
       reservation.state = 'cancelled'
+      onRefused?.()
       return { reservation, admitted: Promise.resolve(false) }
     }
     const admitted = new Promise<boolean>((resolve) => {
@@ -58,6 +59,7 @@ export class PoolAdmission {
         timer: setTimeout(() => {
           this.#waiters.splice(this.#waiters.indexOf(waiter), 1)
           reservation.state = 'cancelled'
+          onRefused?.()
           resolve(false)
         }, waitMs),
       }

@@ -32,9 +32,11 @@ export interface Dispatcher {
   runRaw(name: OpName, bytes: Uint8Array, ctx: DispatchContext): Promise<Dispatched<string>>
   // a place on the pool this request would use, held while its body arrives: at once, or after waiting
   // up to `waitMs` for one; admitted false when the pool stayed full (refuse it before reading the body)
+  // (a refusal counts as an `overloaded` task of `op`, like a full queue at dispatch)
   reserve(
     ctx: Omit<DispatchContext, 'bytes'>,
     waitMs: number,
+    op: OpName,
   ): { reservation: Reservation; admitted: Promise<boolean> }
   // gives a reservation back when its request ends without running its task
   cancel(ctx: Omit<DispatchContext, 'bytes'>, reservation: Reservation): void
@@ -166,8 +168,11 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
         ctx.reservation,
       )
     },
-    reserve(ctx, waitMs) {
-      return pools.pick(ctx.workspaceId, ctx.limits.pool).admission.reserve(waitMs)
+    reserve(ctx, waitMs, op) {
+      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+      return pool.admission.reserve(waitMs, () =>
+        metrics.outcomes.inc({ pool: pool.name, op, outcome: 'overloaded' }),
+      )
     },
     cancel(ctx, reservation) {
       pools.pick(ctx.workspaceId, ctx.limits.pool).admission.cancel(reservation)

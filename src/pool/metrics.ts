@@ -32,6 +32,15 @@ export function createPoolMetrics(registry: Registry, pools: () => NamedPool[]):
     },
   })
   new Gauge({
+    name: 'anvil_pool_admission_waiting',
+    help: 'Requests with a large body waiting, unread, for a place on the full pool (src/pool/admission.ts)',
+    labelNames: ['pool'],
+    registers: [registry],
+    collect() {
+      for (const p of pools()) this.set({ pool: p.name }, p.admission.waiting)
+    },
+  })
+  new Gauge({
     name: 'anvil_pool_threads',
     help: 'Worker threads alive',
     labelNames: ['pool'],

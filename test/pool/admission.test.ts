@@ -40,14 +40,17 @@ describe('pool admission', () => {
 
   it('refuses after the wait, and a cancelled or timed-out request holds nothing', async () => {
     const pool = new PoolAdmission(1)
+    const refusals: string[] = []
     const held = pool.reserve(0)
-    const late = pool.reserve(500)
-    const gone = pool.reserve(500)
+    const late = pool.reserve(500, () => refusals.push('late'))
+    const gone = pool.reserve(500, () => refusals.push('gone'))
     pool.cancel(gone.reservation)
     expect(await gone.admitted).toBe(false)
     await vi.advanceTimersByTimeAsync(500)
     expect(await late.admitted).toBe(false)
     expect(pool.waiting).toBe(0)
+    // a refusal is reported (it counts as overload); a request that went away is not
+    expect(refusals).toEqual(['late'])
     pool.cancel(held.reservation)
     expect(pool.full()).toBe(false)
     expect(pool.reserve(0).reservation.state).toBe('reserved')
@@ -67,6 +70,8 @@ describe('pool admission', () => {
   it('with no wait, a full pool refuses at once', async () => {
     const pool = new PoolAdmission(1)
     pool.reserve(0)
-    expect(await pool.reserve(0).admitted).toBe(false)
+    let refused = 0
+    expect(await pool.reserve(0, () => refused++).admitted).toBe(false)
+    expect(refused).toBe(1)
   })
 })

@@ -131,6 +131,10 @@ describe('raw JSON bodies on the pool', () => {
       expect(refused.status).toBe(503)
       expect(JSON.parse(refused.body).error.code).toBe('ERR_OVERLOADED')
       expect(admission.waiting).toBe(0)
+      // counted like a full queue at dispatch, so the overload alerts see refusals at the door too
+      expect(await t.runtime.metrics.registry.metrics()).toContain(
+        'anvil_pool_tasks_total{pool="paid",op="json.diff",outcome="overloaded"} 1\n',
+      )
     } finally {
       for (const r of held) admission.cancel(r)
     }
@@ -161,6 +165,9 @@ describe('raw JSON bodies on the pool', () => {
     const first = t.post('/v1/json/diff', body)
     const second = t.post('/v1/json/diff', body)
     await expect.poll(() => admission.waiting).toBe(2)
+    expect(await t.runtime.metrics.registry.metrics()).toContain(
+      'anvil_pool_admission_waiting{pool="paid"} 2\n',
+    )
     admission.cancel(held[0]!)
     const answered = await first
     expect(answered.statusCode).toBe(200)
