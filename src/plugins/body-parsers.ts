@@ -52,15 +52,16 @@ function admissionHook(waitMs: number) {
     payload: RequestPayload,
     done: (err: Error | null, payload?: RequestPayload) => void,
   ): void {
-    const op = request.routeConfig.op
-    const auth = request.auth
+    const bound = poolBound(request)
     const json = request.headers['content-type']?.startsWith('application/json') === true
     const declared = Number(request.headers['content-length'] ?? 0)
     // small bodies run inline; one over the plan's limit is the parser's to refuse (413) at once
-    if (!op || !auth || !json || declared < OPERATIONS[op].poolAbove || declared > request.bodyLimit) {
+    if (!bound || !json || declared < bound.poolAbove || declared > request.bodyLimit) {
       done(null, payload)
       return
     }
+    const auth = request.auth!
+    const op = request.routeConfig.op!
     const ctx = { workspaceId: auth.workspace.id, limits: auth.limits }
     const dispatcher = request.server.dispatcher
     const { reservation, admitted } = dispatcher.reserve(ctx, waitMs, op)
