@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { loggerOptions } from './logger.ts'
+import { accessControl } from './plugins/access.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
@@ -28,9 +29,11 @@ export async function buildAdminApp(
   await app.register(errorsHandling)
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
+  await app.register(accessControl)
   await app.register(adminAuth, { token: options.adminToken })
 
-  app.get('/metrics', async function metrics(_request, reply) {
+  // Prometheus scrapes without a token: the listener is internal and its Host is checked
+  app.get('/metrics', { config: { security: 'none' } }, async function metrics(_request, reply) {
     const registry = runtime.metrics.registry
     return reply.type(registry.contentType).send(await registry.metrics())
   })

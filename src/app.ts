@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { consoleRoutes } from './console/plugin.ts'
 import { lazyChildLogger, loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
+import { accessControl } from './plugins/access.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
@@ -60,6 +61,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(errorsHandling)
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
+  // before any route: every route must declare its access rule, enforced after routing by one hook
+  await app.register(accessControl)
   await app.register(auth, {
     store: runtime.store,
     verifier: runtime.verifier,

@@ -28,7 +28,7 @@ declare module 'fastify' {
     jobs: JobService
   }
   interface FastifyContextConfig {
-    // endpoint family for per-key scopes; routes without one need no API key
+    // endpoint family for per-key scopes: every route declaring security apiKey declares one
     family?: string
     // accepts application/octet-stream bodies and/or answers raw bytes
     binary?: boolean

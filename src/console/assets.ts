@@ -27,6 +27,7 @@ export async function consoleAssets(app: FastifyInstance): Promise<AssetUrls> {
 
   app.get<{ Params: { name: string }; Querystring: { v?: string } }>(
     '/assets/:name',
+    { config: { security: 'none' } },
     function serveAsset(request, reply) {
       const asset = assets.get(request.params.name)
       if (!asset) throw new AppError('ERR_NOT_FOUND', `No console asset ${request.params.name}.`)

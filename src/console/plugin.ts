@@ -9,7 +9,8 @@ import type { ConsoleDeps } from './context.ts'
 import { KeyActivity } from './key-activity.ts'
 import { consolePages } from './pages/index.ts'
 import { consoleApi } from './routes/index.ts'
-import { clearedSessionCookie, readSessionToken, SessionManager, sessionCookie } from './session.ts'
+import { SessionManager } from './session.ts'
+import { type ConsoleSession, consoleSession } from './session-rule.ts'
 import { MemoryAccountStore } from './store/memory.ts'
 import { RedisAccountStore } from './store/redis.ts'
 import type { AccountStore } from './store/types.ts'
@@ -35,40 +36,40 @@ const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ')
 
-function securityHeaders(_request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  reply.headers({
-    'content-security-policy': CONTENT_SECURITY_POLICY,
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'same-origin',
-    'cross-origin-opener-policy': 'same-origin',
-    'cache-control': 'no-store',
-    // the console is only ever served over TLS: browsers keep to HTTPS for it (two years). The JSON API
-    // does not send it: its clients are programs, and it would be bytes on every small response.
-    'strict-transport-security': 'max-age=63072000',
-  })
-  done()
+const SECURITY_HEADERS: [string, string][] = [
+  ['content-security-policy', CONTENT_SECURITY_POLICY],
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['referrer-policy', 'same-origin'],
+  ['cross-origin-opener-policy', 'same-origin'],
+  ['cache-control', 'no-store'],
+  // the console is only ever served over TLS: browsers keep to HTTPS for it (two years). The JSON API
+  // does not send it: its clients are programs, and it would be bytes on every small response.
+  ['strict-transport-security', 'max-age=63072000'],
+]
+
+// Set when the response is sent, so they are on every console response, also a refusal of the access
+// hook (which runs before this scope's hooks); a header a handler chose (an asset's cache-control) stays.
+function securityHeaders(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: null, payload: unknown) => void,
+): void {
+  for (const [name, value] of SECURITY_HEADERS) if (!reply.hasHeader(name)) reply.header(name, value)
+  done(null, payload)
 }
 
 // Everything under /console, in its own encapsulated context: its hooks never run on /v1 routes.
-async function consoleScope(app: FastifyInstance, { deps }: { deps: ConsoleDeps }): Promise<void> {
+async function consoleScope(
+  app: FastifyInstance,
+  { deps, session }: { deps: ConsoleDeps; session: ConsoleSession },
+): Promise<void> {
   app.decorateRequest('consoleAuth', null)
-  app.addHook('onRequest', securityHeaders)
-  app.addHook('onRequest', async function loadSession(request, reply) {
-    const token = readSessionToken(request.headers.cookie)
-    if (!token) return
-    const resumed = await deps.sessions.resume(token)
-    const user = resumed && (await deps.accounts.getUser(resumed.session.user_id))
-    if (!resumed || !user) {
-      reply.header('set-cookie', clearedSessionCookie())
-      return
-    }
-    request.consoleAuth = {
-      user: { id: user.id, email: user.email, created_at: user.created_at },
-      session: resumed.session,
-    }
-    if (resumed.renewedMaxAge !== null)
-      reply.header('set-cookie', sessionCookie(token, resumed.renewedMaxAge))
+  app.addHook('onSend', securityHeaders)
+  // pages and routes open to all (sign-in, sign-up) also need to know who is signed in
+  app.addHook('onRequest', function loadSession(request, reply) {
+    return session.load(request, reply)
   })
 
   const assets = await consoleAssets(app)
@@ -100,6 +101,9 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     caCertPath: config.tls ? null : selfSignedCertPath(config.dataDir),
   }
 
+  const session = consoleSession(deps)
+  app.access.provide('sessionCookie', session.rule)
+
   app.addHook('onResponse', function recordKeyUse(request, _reply, done) {
     const auth = request.auth
     if (auth?.decision?.allowed) activity.touch(auth.key.id, clock())
@@ -110,7 +114,10 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     if (!options.accounts) await accounts.close()
   })
 
-  await app.register(consoleScope, { prefix: '/console', deps })
+  await app.register(consoleScope, { prefix: '/console', deps, session })
 }
 
-export const consoleRoutes = fp(consolePlugin, { name: 'anvil-console', dependencies: ['anvil-auth'] })
+export const consoleRoutes = fp(consolePlugin, {
+  name: 'anvil-console',
+  dependencies: ['anvil-auth', 'anvil-access'],
+})

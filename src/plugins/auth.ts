@@ -42,10 +42,12 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   const cacheHit = batchedChild(metrics.keyCache, { result: 'hit' })
   const cacheMiss = batchedChild(metrics.keyCache, { result: 'miss' })
 
-  app.addHook('onRequest', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+  // the `apiKey` access rule: the access hook (src/plugins/access.ts) calls this on every route that
+  // declares it, with the family the route declared beside it
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const config = request.routeConfig
     const family = config.family
-    if (!family) return
+    if (!family) throw new AppError('ERR_KEY_SCOPE', 'This route declares no family.')
     const raw = bearer(request.headers.authorization)
     let result: Awaited<ReturnType<KeyVerifier['verify']>>
     try {
@@ -104,7 +106,14 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
         retry_after_seconds: decision.retryAfter,
       })
     }
+  }
+  app.access.provide('apiKey', {
+    check: authenticate,
+    validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
   })
 }
 
-export const auth = fp(authPlugin, { name: 'anvil-auth', dependencies: ['anvil-body-parsers'] })
+export const auth = fp(authPlugin, {
+  name: 'anvil-auth',
+  dependencies: ['anvil-body-parsers', 'anvil-access'],
+})

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { z } from 'zod'
 import type { ErrorCode } from '../errors.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
+import type { Security } from '../plugins/access.ts'
 import { RawJson, runOp, sendRawOp } from './run-op.ts'
 
 type AnyZod = z.ZodType
@@ -16,8 +17,10 @@ export interface RouteDoc {
   status?: 200 | 201 | 202
   errors?: ErrorCode[]
   binaryResponse?: boolean
-  // sessionCookie: the console's signed-in session (src/console/), with its X-CSRF-Token on writes
-  security?: 'apiKey' | 'admin' | 'sessionCookie' | 'none'
+  // the route's one access rule, mandatory and enforced after routing (src/plugins/access.ts); apiKey
+  // routes also declare their family. sessionCookie: the console's signed-in session (src/console/),
+  // with its X-CSRF-Token on writes
+  security: Security
 }
 
 export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
@@ -81,7 +84,7 @@ export function defineRoute<
     schema: Object.fromEntries(
       Object.entries({ body, querystring, params }).filter(([, v]) => v !== undefined),
     ),
-    config: { family, binary, paidOnly, doc, op },
+    config: { family, binary, paidOnly, doc, op, security: doc.security },
     async handler(request, reply) {
       if (op && request.body instanceof RawJson) return sendRawOp(request, reply, op, request.body)
       const result = await handler({

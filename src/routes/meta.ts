@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { AppError } from '../errors.ts'
 import type { CollectedRoute } from '../openapi/collector.ts'
 import { buildOpenApi } from '../openapi/document.ts'
+import { declareScopeSecurity } from '../plugins/access.ts'
 import { defineRoute } from './define.ts'
 
 export interface MetaOptions {
@@ -22,6 +23,7 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     operationId: 'healthz',
     summary: 'Liveness: the process is up',
     tags: ['Meta'],
+    security: 'none',
     response: z.object({ status: z.literal('ok') }),
     handler: () => ({ status: 'ok' as const }),
   })
@@ -32,6 +34,7 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     operationId: 'readyz',
     summary: 'Readiness: the store and the worker pools can take traffic',
     tags: ['Meta'],
+    security: 'none',
     response: z.object({ status: z.literal('ready') }),
     errors: ['ERR_UNAVAILABLE'],
     handler: async function readiness() {
@@ -41,14 +44,18 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     },
   })
 
-  app.get('/v1/openapi.json', function openapiDocument(_request, reply) {
+  app.get('/v1/openapi.json', { config: { security: 'none' } }, function openapiDocument(_request, reply) {
     document ??= buildOpenApi(options.routes, options.version)
     return reply.type('application/json').send(document)
   })
 
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    configuration: { url: '/v1/openapi.json', title: 'Anvil API' },
-    logLevel: 'silent',
+  // the reference page is public: every route the plugin registers declares none
+  await app.register(async function publicDocs(scope) {
+    declareScopeSecurity(scope, 'none')
+    await scope.register(scalar, {
+      routePrefix: '/docs',
+      configuration: { url: '/v1/openapi.json', title: 'Anvil API' },
+      logLevel: 'silent',
+    })
   })
 }

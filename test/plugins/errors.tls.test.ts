@@ -15,15 +15,23 @@ describe('error table over TLS', () => {
   beforeAll(async () => {
     t = await startTestApp({ plan: 'business', tls: true, env: { REQUEST_TIMEOUT_MS: '1500' } })
     free = (await t.newWorkspace('free')).key
-    t.app.post('/v1/test/boom', { config: { family: 'hash' } }, async function boom() {
+    t.app.post('/v1/test/boom', { config: { security: 'apiKey', family: 'hash' } }, async function boom() {
       throw new Error('internal detail: db password hunter2')
     })
-    t.app.post('/v1/test/compute', { config: { family: 'hash' } }, async function compute() {
-      throw new AppError('ERR_COMPUTE_LIMIT', undefined, { budget_ms: 1000 })
-    })
-    t.app.post('/v1/test/overloaded', { config: { family: 'hash' } }, async function overloaded() {
-      throw new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '2' })
-    })
+    t.app.post(
+      '/v1/test/compute',
+      { config: { security: 'apiKey', family: 'hash' } },
+      async function compute() {
+        throw new AppError('ERR_COMPUTE_LIMIT', undefined, { budget_ms: 1000 })
+      },
+    )
+    t.app.post(
+      '/v1/test/overloaded',
+      { config: { security: 'apiKey', family: 'hash' } },
+      async function overloaded() {
+        throw new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '2' })
+      },
+    )
     await t.app.listen({ port: 0, host: '127.0.0.1' })
     t.url = `https://127.0.0.1:${(t.app.server.address() as { port: number }).port}`
     ca = t.tls!.cert

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ERRORS } from '../../errors.ts'
+import { AppError, ERRORS } from '../../errors.ts'
 import { monthOf } from '../../limits/month.ts'
 import { toAppError } from '../../plugins/error-mapping.ts'
 import { memberWorkspaces, ownedWorkspace } from '../access.ts'
@@ -33,17 +33,21 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
       .send(page({ ...opts, assets }).value)
   }
 
-  // Signed-out visitors of a private page go to sign-in and come back afterwards.
-  function requireAuth(request: FastifyRequest, reply: FastifyReply): ConsoleAuth | undefined {
-    if (request.consoleAuth) return request.consoleAuth
-    const next = safeNext(request.url)
-    const query = next === '/console/workspaces' ? '' : `?next=${encodeURIComponent(next)}`
-    void reply.redirect(`/console/sign-in${query}`, 303)
-    return undefined
+  // The private pages declare sessionCookie, so the access hook has refused a signed-out visitor
+  // before the handler runs (ERR_UNAUTHORIZED, rendered below as a redirect).
+  function requireAuth(request: FastifyRequest): ConsoleAuth {
+    if (!request.consoleAuth) throw new AppError('ERR_UNAUTHORIZED', 'Sign in to the console first.')
+    return request.consoleAuth
   }
 
   app.setErrorHandler(function renderErrorPage(error: FastifyError, request, reply) {
     const appError = toAppError(error, request.bodyLimit)
+    // signed-out visitors of a private page go to sign-in and come back afterwards
+    if (appError.code === 'ERR_UNAUTHORIZED') {
+      const next = safeNext(request.url)
+      const query = next === '/console/workspaces' ? '' : `?next=${encodeURIComponent(next)}`
+      return reply.redirect(`/console/sign-in${query}`, 303)
+    }
     const status = ERRORS[appError.code].status
     if (status >= 500) request.log.error({ err: error, code: appError.code }, 'console page failed')
     const notFound = status === 404
@@ -53,75 +57,91 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
     return send(reply, { title: notFound ? 'Not found' : 'Error', auth: request.consoleAuth, body }, status)
   })
 
-  app.get('/', function consoleHome(request, reply) {
+  app.get('/', { config: { security: 'none' } }, function consoleHome(request, reply) {
     return reply.redirect(request.consoleAuth ? '/console/workspaces' : '/console/sign-in', 303)
   })
 
-  app.get<{ Querystring: { next?: string } }>('/sign-in', function signInPage(request, reply) {
-    const next = safeNext(request.query.next)
-    if (request.consoleAuth) return reply.redirect(next, 303)
-    return send(reply, { title: 'Sign in', auth: null, body: signInForm(next), narrow: true })
-  })
+  app.get<{ Querystring: { next?: string } }>(
+    '/sign-in',
+    { config: { security: 'none' } },
+    function signInPage(request, reply) {
+      const next = safeNext(request.query.next)
+      if (request.consoleAuth) return reply.redirect(next, 303)
+      return send(reply, { title: 'Sign in', auth: null, body: signInForm(next), narrow: true })
+    },
+  )
 
-  app.get('/sign-up', function signUpPage(request, reply) {
+  app.get('/sign-up', { config: { security: 'none' } }, function signUpPage(request, reply) {
     if (request.consoleAuth) return reply.redirect('/console/workspaces', 303)
     return send(reply, { title: 'Create an account', auth: null, body: signUpForm(), narrow: true })
   })
 
-  app.get('/workspaces', async function workspacesPage(request, reply) {
-    const auth = requireAuth(request, reply)
-    if (!auth) return reply
-    const list = await memberWorkspaces(deps, auth.user.id)
-    const views = list.map(({ workspace, role }) => workspaceView(deps.plans, workspace, role))
-    return send(reply, { title: 'Workspaces', auth, section: 'workspaces', body: workspacesBody(views) })
-  })
+  app.get(
+    '/workspaces',
+    { config: { security: 'sessionCookie' } },
+    async function workspacesPage(request, reply) {
+      const auth = requireAuth(request)
+      const list = await memberWorkspaces(deps, auth.user.id)
+      const views = list.map(({ workspace, role }) => workspaceView(deps.plans, workspace, role))
+      return send(reply, { title: 'Workspaces', auth, section: 'workspaces', body: workspacesBody(views) })
+    },
+  )
 
-  app.get<WorkspaceParams>('/workspaces/:workspace_id', async function overviewPage(request, reply) {
-    const auth = requireAuth(request, reply)
-    if (!auth) return reply
-    const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
-    const view = workspaceView(deps.plans, workspace, role)
-    const projects = await projectViews(deps, workspace.id)
-    return send(reply, {
-      title: `Projects · ${workspace.name}`,
-      auth,
-      workspace: view,
-      section: 'overview',
-      body: overviewBody(view, projects),
-    })
-  })
+  app.get<WorkspaceParams>(
+    '/workspaces/:workspace_id',
+    { config: { security: 'sessionCookie' } },
+    async function overviewPage(request, reply) {
+      const auth = requireAuth(request)
+      const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
+      const view = workspaceView(deps.plans, workspace, role)
+      const projects = await projectViews(deps, workspace.id)
+      return send(reply, {
+        title: `Projects · ${workspace.name}`,
+        auth,
+        workspace: view,
+        section: 'overview',
+        body: overviewBody(view, projects),
+      })
+    },
+  )
 
-  app.get<WorkspaceParams>('/workspaces/:workspace_id/keys', async function keysPage(request, reply) {
-    const auth = requireAuth(request, reply)
-    if (!auth) return reply
-    const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
-    const view = workspaceView(deps.plans, workspace, role)
-    const [projects, keys] = await Promise.all([
-      projectViews(deps, workspace.id),
-      keyViews(deps, workspace.id),
-    ])
-    return send(reply, {
-      title: `API keys · ${workspace.name}`,
-      auth,
-      workspace: view,
-      section: 'keys',
-      body: keysBody(view, projects, keys),
-    })
-  })
+  app.get<WorkspaceParams>(
+    '/workspaces/:workspace_id/keys',
+    { config: { security: 'sessionCookie' } },
+    async function keysPage(request, reply) {
+      const auth = requireAuth(request)
+      const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
+      const view = workspaceView(deps.plans, workspace, role)
+      const [projects, keys] = await Promise.all([
+        projectViews(deps, workspace.id),
+        keyViews(deps, workspace.id),
+      ])
+      return send(reply, {
+        title: `API keys · ${workspace.name}`,
+        auth,
+        workspace: view,
+        section: 'keys',
+        body: keysBody(view, projects, keys),
+      })
+    },
+  )
 
-  app.get<WorkspaceParams>('/workspaces/:workspace_id/usage', async function usagePage(request, reply) {
-    const auth = requireAuth(request, reply)
-    if (!auth) return reply
-    const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
-    const current = monthOf(deps.clock())
-    const month = request.query.month && MONTH.test(request.query.month) ? request.query.month : current
-    const usage = await usageView(deps, workspace, month)
-    return send(reply, {
-      title: `Usage · ${workspace.name}`,
-      auth,
-      workspace: workspaceView(deps.plans, workspace, role),
-      section: 'usage',
-      body: usageBody(workspace.id, usage, current),
-    })
-  })
+  app.get<WorkspaceParams>(
+    '/workspaces/:workspace_id/usage',
+    { config: { security: 'sessionCookie' } },
+    async function usagePage(request, reply) {
+      const auth = requireAuth(request)
+      const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
+      const current = monthOf(deps.clock())
+      const month = request.query.month && MONTH.test(request.query.month) ? request.query.month : current
+      const usage = await usageView(deps, workspace, month)
+      return send(reply, {
+        title: `Usage · ${workspace.name}`,
+        auth,
+        workspace: workspaceView(deps.plans, workspace, role),
+        section: 'usage',
+        body: usageBody(workspace.id, usage, current),
+      })
+    },
+  )
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { AppError } from '../../errors.ts'
 import type { ConsoleDeps } from '../context.ts'
-import { checkCsrfToken, checkOrigin } from '../csrf.ts'
+import { checkOrigin } from '../csrf.ts'
 import { accountRoutes } from './account.ts'
 import { keyRoutes } from './keys.ts'
 import { projectRoutes } from './projects.ts'
@@ -12,16 +11,13 @@ const CONSOLE_BODY_LIMIT = 16 * 1024
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 // The console's JSON API (/console/api): same envelopes and error table as /v1, cookie sessions
-// instead of API keys. Every write passes the Origin check; every route marked sessionCookie needs a
-// signed-in user, and its writes the session's CSRF token. All of it before a body byte is read.
+// instead of API keys. Every route marked sessionCookie needs a signed-in user, and its writes the
+// session's CSRF token (the access hook, src/console/session-rule.ts); every write, also to the routes
+// open to all (sign-up, sign-in), passes the Origin check. All of it before a body byte is read.
 export async function consoleApi(app: FastifyInstance, { deps }: { deps: ConsoleDeps }): Promise<void> {
   app.addHook('onRequest', async function guardConsoleApi(request) {
     request.bodyLimit = CONSOLE_BODY_LIMIT
-    const write = !SAFE_METHODS.has(request.method)
-    if (write) checkOrigin(request)
-    if (request.routeConfig.doc?.security !== 'sessionCookie') return
-    if (!request.consoleAuth) throw new AppError('ERR_UNAUTHORIZED', 'Sign in to the console first.')
-    if (write) checkCsrfToken(request, request.consoleAuth.session.csrf_token)
+    if (!SAFE_METHODS.has(request.method)) checkOrigin(request)
   })
 
   await app.register(accountRoutes, { deps })

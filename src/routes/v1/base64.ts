@@ -111,6 +111,7 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/base64/encode',
+    security: 'apiKey',
     family: 'base64',
     binary: true,
     binaryResponse: true,
@@ -144,6 +145,7 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/base64/decode',
+    security: 'apiKey',
     family: 'base64',
     binary: true,
     binaryResponse: true,

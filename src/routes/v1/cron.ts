@@ -71,6 +71,7 @@ export async function cronRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/cron/parse',
+    security: 'apiKey',
     family: 'cron',
     operationId: 'parseCron',
     summary: 'Parse a cron expression, describe it and list its runs',

@@ -47,6 +47,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'GET',
     url: '/v1/hash/algorithms',
+    security: 'apiKey',
     family: 'hash',
     operationId: 'listHashAlgorithms',
     summary: 'List the hash algorithms',
@@ -58,6 +59,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/hash/:algorithm',
+    security: 'apiKey',
     family: 'hash',
     binary: true,
     binaryResponse: true,

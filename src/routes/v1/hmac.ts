@@ -43,6 +43,7 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/hmac/verify',
+    security: 'apiKey',
     family: 'hmac',
     operationId: 'verifyHmac',
     summary: 'Check an HMAC in constant time',
@@ -61,6 +62,7 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/hmac/:algorithm',
+    security: 'apiKey',
     family: 'hmac',
     operationId: 'hmac',
     summary: 'Compute an HMAC',

@@ -66,6 +66,7 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/id/uuid',
+    security: 'apiKey',
     family: 'id',
     operationId: 'generateUuids',
     summary: 'Generate UUIDs (v1, v3, v4, v5, v6, v7)',
@@ -79,6 +80,7 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/id/uuid/inspect',
+    security: 'apiKey',
     family: 'id',
     operationId: 'inspectUuid',
     summary: 'Decode a UUID: variant, version, embedded time',
@@ -95,6 +97,7 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/id/nanoid',
+    security: 'apiKey',
     family: 'id',
     operationId: 'generateNanoids',
     summary: 'Generate Nano IDs',

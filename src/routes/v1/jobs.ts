@@ -71,6 +71,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/jobs',
+    security: 'apiKey',
     family: 'jobs',
     paidOnly: true,
     status: 202,
@@ -104,6 +105,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'GET',
     url: '/v1/jobs/:id',
+    security: 'apiKey',
     family: 'jobs',
     operationId: 'getJob',
     summary: 'Get an async job and its result',

@@ -34,6 +34,7 @@ export async function jsonDiffRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/json/diff',
+    security: 'apiKey',
     family: 'json',
     operationId: 'jsonDiff',
     summary: 'Diff two JSON documents',

@@ -117,6 +117,7 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/json/format',
+    security: 'apiKey',
     family: 'json',
     binary: true,
     binaryResponse: true,
@@ -156,6 +157,7 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/json/patch',
+    security: 'apiKey',
     family: 'json',
     operationId: 'patchJson',
     summary: 'Apply an RFC 6902 JSON Patch',

@@ -141,6 +141,7 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/jwt/decode',
+    security: 'apiKey',
     family: 'jwt',
     operationId: 'decodeJwt',
     summary: 'Take a JWS compact token apart (never verifies)',
@@ -156,6 +157,7 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/jwt/inspect',
+    security: 'apiKey',
     family: 'jwt',
     operationId: 'inspectJwt',
     summary: 'Decode a token and explain its times and risks (never verifies)',
@@ -171,6 +173,7 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/jwt/verify',
+    security: 'apiKey',
     family: 'jwt',
     operationId: 'verifyJwt',
     summary: 'Verify a token signature and its claims',
@@ -195,6 +198,7 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/jwt/sign',
+    security: 'apiKey',
     family: 'jwt',
     operationId: 'signJwt',
     summary: 'Sign a JWT',

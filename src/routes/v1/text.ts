@@ -58,6 +58,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/text/encode',
+    security: 'apiKey',
     family: 'text',
     operationId: 'textEncode',
     summary: 'Encode text in a format',
@@ -74,6 +75,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/text/decode',
+    security: 'apiKey',
     family: 'text',
     operationId: 'textDecode',
     summary: 'Decode text from a format',
@@ -88,6 +90,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/text/normalize',
+    security: 'apiKey',
     family: 'text',
     operationId: 'textNormalize',
     summary: 'Unicode-normalize text',
@@ -100,6 +103,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/text/inspect',
+    security: 'apiKey',
     family: 'text',
     operationId: 'textInspect',
     summary: 'Count and check text',

@@ -85,6 +85,7 @@ export async function timeRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/time/timestamp',
+    security: 'apiKey',
     family: 'time',
     operationId: 'convertTimestamp',
     summary: 'Convert and describe a timestamp',

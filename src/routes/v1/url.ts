@@ -143,6 +143,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/url/parse',
+    security: 'apiKey',
     family: 'url',
     operationId: 'parseUrl',
     summary: 'Parse a URL into its WHATWG components',
@@ -157,6 +158,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/url/build',
+    security: 'apiKey',
     family: 'url',
     operationId: 'buildUrl',
     summary: 'Build a URL from components',
@@ -171,6 +173,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/url/modify',
+    security: 'apiKey',
     family: 'url',
     operationId: 'modifyUrl',
     summary: 'Change components and query parameters of a URL',
@@ -185,6 +188,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/url/query/parse',
+    security: 'apiKey',
     family: 'url',
     operationId: 'parseQueryString',
     summary: 'Parse an application/x-www-form-urlencoded query string',
@@ -197,6 +201,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/url/query/build',
+    security: 'apiKey',
     family: 'url',
     operationId: 'buildQueryString',
     summary: 'Build an application/x-www-form-urlencoded query string',
