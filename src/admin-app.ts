@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { loggerOptions } from './logger.ts'
 import { accessControl } from './plugins/access.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
+import { adminHost } from './plugins/admin-host.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { genReqId, requestContext } from './plugins/request-id.ts'
@@ -26,6 +27,8 @@ export async function buildAdminApp(
     forceCloseConnections: 'idle',
   })
   await app.register(requestContext)
+  // first of all: a request naming a foreign Host goes no further (DNS rebinding)
+  await app.register(adminHost, { allowed: runtime.config.adminAllowedHosts })
   await app.register(errorsHandling)
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })

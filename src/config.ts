@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { hostAllowlist } from './lib/host-allowlist.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
@@ -23,12 +24,40 @@ const plansOverride = z
 
 const cores = availableParallelism()
 
+function validAllowlist(hosts: string[]): boolean {
+  try {
+    hostAllowlist(hosts)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// the internal listener answers to its loopback names, and to ADMIN_HOST unless that is a wildcard
+function defaultAdminHosts(adminHost: string): string[] {
+  const hosts = ['localhost', '127.0.0.1', '[::1]']
+  if (adminHost === '0.0.0.0' || adminHost === '::') return hosts
+  return [...hosts, adminHost.includes(':') && !adminHost.startsWith('[') ? `[${adminHost}]` : adminHost]
+}
+
 export const envSchema = z
   .object({
     PORT: port.default(8443),
     HOST: z.string().min(1).default('0.0.0.0'),
     ADMIN_PORT: port.default(9464),
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+    // comma list of host names, addresses (either with :port) and CIDR blocks; default: loopback names
+    ADMIN_ALLOWED_HOSTS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim())
+          .filter((h) => h.length > 0),
+      )
+      .refine((hosts) => hosts.length > 0, 'must name at least one host')
+      .refine(validAllowlist, 'must be host names, addresses (optionally :port) or CIDR blocks')
+      .optional(),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     REDIS_URL: z.url().optional(),
@@ -83,6 +112,8 @@ export interface Config {
   host: string
   adminPort: number
   adminHost: string
+  // Host header values the internal listener answers (DNS-rebinding defence): names, addresses, CIDRs
+  adminAllowedHosts: string[]
   adminToken: string | undefined
   dataDir: string
   redisUrl: string | undefined
@@ -154,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     adminPort: e.ADMIN_PORT,
     adminHost: e.ADMIN_HOST,
+    adminAllowedHosts: e.ADMIN_ALLOWED_HOSTS ?? defaultAdminHosts(e.ADMIN_HOST),
     adminToken: e.ADMIN_TOKEN,
     dataDir: resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,

@@ -97,6 +97,13 @@ export const ERRORS = {
     type: 'permission_error',
     message: "The request failed the console's cross-site request forgery check.",
   },
+  // the internal listener refuses a Host not in ADMIN_ALLOWED_HOSTS (DNS rebinding); 403 rather than 421,
+  // which asks a client to retry on another connection, and no other connection would be answered
+  ERR_FORBIDDEN_HOST: {
+    status: 403,
+    type: 'permission_error',
+    message: 'The Host header is not one this listener answers to.',
+  },
   ERR_RATE_LIMITED: { status: 429, type: 'rate_limit_error', message: 'Too many requests per second.' },
   ERR_QUOTA_EXCEEDED: { status: 429, type: 'rate_limit_error', message: 'The monthly quota is used up.' },
   ERR_INTERNAL: { status: 500, type: 'api_error', message: 'Something went wrong on our side.' },

@@ -16,7 +16,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   keys revoke <key_id>
   keys rotate <key_id> [--grace-seconds N]
 
-Environment: ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT, i.e. http://127.0.0.1:9464),
+Environment: ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT, i.e. http://127.0.0.1:9464; loopback
+when ADMIN_HOST is 0.0.0.0),
 ADMIN_TOKEN (default: the token saved in DATA_DIR/admin-token.json at first start).`
 
 const OPTIONS = {
@@ -146,9 +147,11 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2
   }
   const call = toCall(positionals, values)
-  const base =
-    process.env.ADMIN_URL ??
-    `http://${process.env.ADMIN_HOST ?? '127.0.0.1'}:${process.env.ADMIN_PORT ?? '9464'}`
+  // a listener bound to every interface (ADMIN_HOST 0.0.0.0 in a container) is reached on loopback, a
+  // Host the listener always answers to (ADMIN_ALLOWED_HOSTS)
+  const host = process.env.ADMIN_HOST ?? '127.0.0.1'
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  const base = process.env.ADMIN_URL ?? `http://${reachable}:${process.env.ADMIN_PORT ?? '9464'}`
   const headers: Record<string, string> = { authorization: `Bearer ${await adminToken()}` }
   if (call.body) headers['content-type'] = 'application/json'
   const res = await fetch(new URL(call.path, base), {

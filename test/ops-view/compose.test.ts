@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { envSchema, loadConfig } from '../../src/config.ts'
+import { hostAllowlist } from '../../src/lib/host-allowlist.ts'
 import { ROOT } from './dashboards.ts'
 
 // There is no Docker engine here: the stack is checked for structure, and its environment against the
@@ -18,11 +19,13 @@ interface Service {
   volumes?: string[]
   depends_on?: Record<string, { condition: string }> | string[]
   healthcheck?: { test?: string[]; disable?: boolean }
+  networks?: string[]
 }
 
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, Service>
   volumes: Record<string, unknown>
+  networks: Record<string, { internal?: boolean; ipam?: { config?: { subnet: string }[] } }>
 }
 const services = compose.services
 const prometheusConfig = parse(readFileSync(join(ROOT, 'prometheus', 'prometheus.yml'), 'utf8')) as {
@@ -88,6 +91,44 @@ describe('docker-compose.yml', () => {
     for (const name of ['prometheus', 'grafana']) {
       for (const p of services[name]!.ports ?? []) expect(p, name).toMatch(/^127\.0\.0\.1:/)
     }
+  })
+
+  it('never publishes the internal listeners, keeps them on an internal network, and checks their Host', () => {
+    const gateway = services.gateway!
+    const env = gateway.environment!
+    // whatever the form ("9464", "9464:9464", "127.0.0.1:9464:9464", a range), only the API port
+    for (const [name, s] of Object.entries(services)) {
+      for (const p of s.ports ?? []) {
+        const container = p.split(':').at(-1)!
+        for (const internal of [env.ADMIN_PORT, services.worker!.environment!.JOBS_WORKER_METRICS_PORT])
+          expect(container, `${name}: ${p}`).not.toBe(internal)
+      }
+    }
+    expect(gateway.ports!.map((p) => p.split(':').at(-1))).toEqual([env.PORT])
+    // Prometheus reaches the gateways and workers on a network that has no way out and publishes nothing
+    const shared = gateway.networks!.filter((n) => services.prometheus!.networks!.includes(n))
+    expect(shared.length).toBe(1)
+    const internal = compose.networks[shared[0]!]!
+    expect(internal.internal).toBe(true)
+    for (const name of ['worker', 'redis']) expect(services[name]!.networks, name).toEqual([shared[0]])
+    for (const [name, s] of Object.entries(services)) {
+      if (s.networks?.includes(shared[0]!) && s.ports)
+        expect(s.networks.length, `${name} publishes a port, so is on a second network`).toBe(2)
+    }
+    // Grafana is not on it (nor anything else that does not scrape or serve it)
+    expect(services.grafana!.networks).not.toContain(shared[0])
+    // the Host check admits Prometheus (it scrapes by address on that network) and the CLI (loopback),
+    // and nothing else: a rebinding page's own name is refused
+    const subnet = internal.ipam!.config![0]!.subnet
+    const config = loadConfig(interpolateAll(env))
+    expect(config.adminAllowedHosts).toContain(subnet)
+    const allow = hostAllowlist(config.adminAllowedHosts)
+    const inside = `${subnet.split('.').slice(0, 3).join('.')}.7:${env.ADMIN_PORT}`
+    expect(allow.allows(inside)).toBe(true)
+    expect(allow.allows(`127.0.0.1:${env.ADMIN_PORT}`)).toBe(true)
+    expect(allow.allows(`gateway:${env.ADMIN_PORT}`)).toBe(true)
+    expect(allow.allows(`rebind.attacker.example:${env.ADMIN_PORT}`)).toBe(false)
+    expect(allow.allows(`10.9.9.9:${env.ADMIN_PORT}`)).toBe(false)
   })
 
   it('sets only environment variables the configuration schema knows, with values it accepts', () => {
