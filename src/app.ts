@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { consoleRoutes } from './console/plugin.ts'
+import { trustProxyOption } from './lib/trust-proxy.ts'
 import { lazyChildLogger, loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { accessControl } from './plugins/access.ts'
@@ -32,7 +33,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     genReqId,
     childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     clientErrorHandler,

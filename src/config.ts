@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import { parseCidr } from './keys/cidr.ts'
 import { hostAllowlist } from './lib/host-allowlist.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
 
@@ -21,6 +22,29 @@ const plansOverride = z
     }
   })
   .pipe(z.partialRecord(z.enum(PLAN_NAMES), planLimitsSchema.partial()))
+
+// Which X-Forwarded-For hops to believe: none (false), the last N (a hop count) or those sent by the
+// listed proxy addresses/CIDRs. "Every hop" is refused: then any client picks its own address.
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((text, ctx): false | number | string[] => {
+    if (['false', 'no', '0', ''].includes(text.toLowerCase())) return false
+    if (['true', 'yes', '*', 'all'].includes(text.toLowerCase())) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${text} would trust every hop, so any client could choose its address with X-Forwarded-For: ` +
+          'give the number of proxies in front of the gateway (e.g. 1) or their addresses/CIDRs (comma list)',
+      })
+      return z.NEVER
+    }
+    if (/^\d+$/.test(text)) return Number(text)
+    const list = text.split(',').map((c) => c.trim())
+    if (list.every((c) => parseCidr(c) !== undefined)) return list
+    ctx.addIssue({ code: 'custom', message: 'must be a hop count or a comma list of addresses/CIDR blocks' })
+    return z.NEVER
+  })
 
 const cores = availableParallelism()
 
@@ -75,7 +99,7 @@ export const envSchema = z
     KEY_CACHE_TTL_MS: positiveInt.default(30_000),
     REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     BOOTSTRAP: bool.default(true),
     POOL_FREE_THREADS: positiveInt.default(Math.max(1, Math.floor(cores / 2))),
     POOL_PAID_THREADS: positiveInt.default(Math.max(1, cores)),
@@ -129,7 +153,8 @@ export interface Config {
   keyCache: { size: number; ttlMs: number }
   requestTimeoutMs: number
   shutdownTimeoutMs: number
-  trustProxy: boolean
+  // Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs
+  trustProxy: false | number | string[]
   bootstrap: boolean
   pools: PoolsConfig
   jobs: JobsConfig
