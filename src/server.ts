@@ -4,6 +4,7 @@ import { resolveAdminToken } from './admin-token.ts'
 import { buildApp } from './app.ts'
 import { bootstrapIfEmpty } from './bootstrap.ts'
 import { ConfigError, loadConfig } from './config.ts'
+import { deliverFirstStartSecrets } from './first-start.ts'
 import { openRuntime } from './runtime.ts'
 import { loadTls, selfSignedCertPath } from './tls.ts'
 
@@ -65,11 +66,12 @@ async function main(): Promise<void> {
   ]
   if (tls.selfSigned)
     lines.push(`  certificate:   self-signed, ${selfSignedCertPath(config.dataDir)} (${tls.fingerprint})`)
+  const secrets: string[] = []
   if (admin.generated)
-    lines.push(`  ADMIN_TOKEN:   ${admin.token}  (saved in ${config.dataDir}/admin-token.json)`)
+    secrets.push(`  ADMIN_TOKEN:   ${admin.token}  (saved in ${config.dataDir}/admin-token.json)`)
   if (first) {
     const cacert = tls.selfSigned ? ` --cacert '${selfSignedCertPath(config.dataDir)}'` : ''
-    lines.push(
+    secrets.push(
       '',
       `First API key (shown once; only its hash is stored), workspace ${first.workspaceId}:`,
       `  ${first.key}`,
@@ -78,7 +80,12 @@ async function main(): Promise<void> {
       `  curl${cacert} ${base}/v1/hash/sha256 -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
     )
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`)
+  const shown = await deliverFirstStartSecrets({
+    lines: secrets,
+    dataDir: config.dataDir,
+    terminal: process.stdout.isTTY === true,
+  })
+  process.stdout.write(`${[...lines, ...shown].join('\n')}\n\n`)
 }
 
 await main()

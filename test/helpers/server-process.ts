@@ -8,6 +8,9 @@ export interface ServerProcess {
   url: string
   adminUrl: string
   firstKey: string | undefined
+  // DATA_DIR/first-start.txt as this start wrote it (undefined when it wrote none)
+  firstStart: string | undefined
+  firstStartPath: string | undefined
   ca: string
   exited: Promise<number | null>
   stop(signal?: NodeJS.Signals): Promise<number | null>
@@ -33,7 +36,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000)
     const check = () => {
-      if (/metrics\/admin: /.test(out) && /\n\n$/.test(out)) {
+      // the banner is one write, so one chunk: its lines after metrics/admin up to a blank line. Log lines
+      // written before it may arrive after it (the logger writes asynchronously), so not "ends with".
+      if (/metrics\/admin: .*\n(?:.+\n)*\n/.test(out)) {
         clearTimeout(timer)
         child.stdout!.off('data', check)
         resolve()
@@ -47,7 +52,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   })
   const url = /listening on (https:\/\/\S+)/.exec(out)![1]!.replace('localhost', '127.0.0.1')
   const adminUrl = /metrics\/admin: (http:\/\/\S+)\/metrics/.exec(out)![1]!
-  const firstKey = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(out)?.[1]
+  // stdout is a pipe here, so first-start secrets are in the file the banner names, not in the output
+  const secretsPath = /secrets \(.*\) written to (.+) \(mode 0600\)\.$/m.exec(out)?.[1]
+  const firstStart = secretsPath ? await readFile(secretsPath, 'utf8') : undefined
+  const firstKey = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(firstStart ?? out)?.[1]
   const ca = await readFile(join(env.DATA_DIR ?? join(ROOT, '.data'), 'tls', 'cert.pem'), 'utf8')
   return {
     child,
@@ -55,6 +63,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     url,
     adminUrl,
     firstKey,
+    firstStart,
+    firstStartPath: secretsPath,
     ca,
     exited,
     async stop(signal = 'SIGTERM') {
