@@ -34,7 +34,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000)
     const check = () => {
       // the banner is one write, so one chunk: its lines after metrics/admin up to a blank line. Log lines
       // written before it may arrive after it (the logger writes asynchronously), so not "ends with".
