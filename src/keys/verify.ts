@@ -74,13 +74,16 @@ export class KeyVerifier {
     const now = this.#clock()
     if (!parseKey(raw)) return this.#throttled(ip, now) ?? this.#failed('malformed', false, ip, now)
     const hash = hashKey(raw)
-    let entry = this.#cache.get(hash)
-    if (entry && !this.#trusted(entry)) entry = undefined
+    const held = this.#cache.get(hash)
+    let entry = held && this.#trusted(held) ? held : undefined
     const cached = entry !== undefined
     if (!entry) {
-      const throttled = this.#throttled(ip, now)
-      if (throttled) return throttled
-      if (this.#unknown.has(hash)) return this.#failed('unknown', true, ip, now)
+      // a real key being verified again (channel unconfirmed) is not an invalid-key attempt
+      if (!held) {
+        const throttled = this.#throttled(ip, now)
+        if (throttled) return throttled
+        if (this.#unknown.has(hash)) return this.#failed('unknown', true, ip, now)
+      }
       const lookup = await this.#store.lookupKey(hash)
       if (!lookup) {
         this.#unknown.set(hash, true)

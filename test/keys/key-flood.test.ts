@@ -113,6 +113,32 @@ describe('unknown keys cannot poison the key cache', () => {
     verifier.close()
   })
 
+  it('with the invalidation channel unconfirmed, a cached key older than 1 s is looked up again, even from a throttled address', async () => {
+    const inner = await MemoryStore.open({ dataDir: null })
+    const { store: counted, lookups } = lookupsByHash(inner)
+    let live = true
+    const store = new Proxy(counted, {
+      get: (target, prop, receiver) =>
+        prop === 'invalidationLive' ? () => live : Reflect.get(target, prop, receiver),
+    })
+    const key = await realKey(store)
+    const limiter = new InvalidKeyLimiter({ max: 1, windowMs: 60_000, addresses: 10 })
+    const verifier = new KeyVerifier(store, { cacheSize: 10, cacheTtlMs: 600_000, limiter })
+    expect((await verifier.verify(key, '198.51.100.7')).valid).toBe(true)
+    await verifier.verify(generateKey('live'), '198.51.100.7')
+    expect(await verifier.verify(generateKey('live'), '198.51.100.7')).toMatchObject({ reason: 'throttled' })
+    await new Promise((r) => setTimeout(r, 1_100))
+    // channel live: the cache is trusted for its whole TTL
+    expect(await verifier.verify(key, '198.51.100.7')).toMatchObject({ valid: true, cached: true })
+    expect(lookups.get(hashKey(key))).toBe(1)
+    live = false
+    expect(await verifier.verify(key, '198.51.100.7')).toMatchObject({ valid: true, cached: false })
+    expect(lookups.get(hashKey(key))).toBe(2)
+    // and fresh again for the next second
+    expect(await verifier.verify(key, '198.51.100.7')).toMatchObject({ valid: true, cached: true })
+    verifier.close()
+  })
+
   it('the limiter tracks a bounded number of addresses', () => {
     const limiter = new InvalidKeyLimiter({ max: 1, windowMs: 60_000, addresses: 10 })
     limiter.failed('192.0.2.1', 0)
