@@ -97,6 +97,10 @@ export const envSchema = z
     PLANS: plansOverride.optional(),
     KEY_CACHE_SIZE: positiveInt.default(10_000),
     KEY_CACHE_TTL_MS: positiveInt.default(30_000),
+    KEY_NEGATIVE_CACHE_SIZE: positiveInt.default(10_000),
+    KEY_NEGATIVE_CACHE_TTL_MS: positiveInt.default(5_000),
+    INVALID_KEY_LIMIT: positiveInt.default(20),
+    INVALID_KEY_WINDOW_MS: positiveInt.default(60_000),
     REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     TRUST_PROXY: trustProxy.default(false),
@@ -150,7 +154,9 @@ export interface Config {
   // workspaces one console user may own (sign-up's first one included)
   consoleMaxWorkspaces: number
   plans: PlanTable
-  keyCache: { size: number; ttlMs: number }
+  keyCache: { size: number; ttlMs: number; negativeSize: number; negativeTtlMs: number }
+  // invalid-key attempts per client address per window, counted in each gateway's own memory
+  invalidKeys: { max: number; windowMs: number }
   requestTimeoutMs: number
   shutdownTimeoutMs: number
   // Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs
@@ -225,7 +231,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPlan: e.DEFAULT_PLAN,
     consoleMaxWorkspaces: e.CONSOLE_MAX_WORKSPACES,
     plans,
-    keyCache: { size: e.KEY_CACHE_SIZE, ttlMs: e.KEY_CACHE_TTL_MS },
+    keyCache: {
+      size: e.KEY_CACHE_SIZE,
+      ttlMs: e.KEY_CACHE_TTL_MS,
+      negativeSize: e.KEY_NEGATIVE_CACHE_SIZE,
+      negativeTtlMs: e.KEY_NEGATIVE_CACHE_TTL_MS,
+    },
+    invalidKeys: { max: e.INVALID_KEY_LIMIT, windowMs: e.INVALID_KEY_WINDOW_MS },
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,

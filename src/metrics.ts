@@ -10,6 +10,7 @@ export interface Metrics {
   authFailures: Counter<'reason'>
   limitRefusals: Counter<'reason' | 'plan'>
   keyCache: Counter<'result'>
+  chargeRefunds: Counter
   // handed to the Redis store, which reports each command's latency and failures through it
   redis: RedisObserver
 }
@@ -51,6 +52,11 @@ export function createMetrics(): Metrics {
       name: 'anvil_key_cache_lookups_total',
       help: 'API key verifications by in-process cache result',
       labelNames: ['result'],
+      registers: [registry],
+    }),
+    chargeRefunds: new Counter({
+      name: 'anvil_charge_refunds_total',
+      help: 'Admitted requests the gateway then failed itself (5xx), given back to the quota and usage',
       registers: [registry],
     }),
     redis: createRedisMetrics(registry),

@@ -2,6 +2,7 @@ import pino from 'pino'
 import type { Config } from './config.ts'
 import { openJobs } from './jobs/open.ts'
 import type { JobService } from './jobs/service.ts'
+import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { type LogSink, openLogSink } from './logger.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
@@ -11,6 +12,9 @@ import { createPoolMetrics } from './pool/metrics.ts'
 import { createPools, type PoolSet } from './pool/pools.ts'
 import { openStore } from './store/open.ts'
 import type { Store } from './store/types.ts'
+
+// client addresses the invalid-key limiter tracks at once (least recently seen forgotten first): ~10 MB
+const INVALID_KEY_ADDRESSES = 100_000
 
 // Everything a gateway process opens at boot, closed in reverse order at shutdown.
 export interface Runtime {
@@ -49,6 +53,9 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   const verifier = new KeyVerifier(store, {
     cacheSize: config.keyCache.size,
     cacheTtlMs: config.keyCache.ttlMs,
+    negativeCacheSize: config.keyCache.negativeSize,
+    negativeCacheTtlMs: config.keyCache.negativeTtlMs,
+    limiter: new InvalidKeyLimiter({ ...config.invalidKeys, addresses: INVALID_KEY_ADDRESSES }),
     clock,
   })
   const pools = createPools(config.pools)

@@ -2,61 +2,103 @@ import { LRUCache } from 'lru-cache'
 import type { KeyLookup, Store } from '../store/types.ts'
 import { cidrMatcher } from './cidr.ts'
 import { hashKey, parseKey } from './format.ts'
+import type { InvalidKeyLimiter } from './invalid-key-limiter.ts'
 
 export type KeyFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
 
 export type KeyVerification =
   | { valid: true; lookup: KeyLookup; cached: boolean; allow: ((ip: string) => boolean) | null }
   | { valid: false; reason: KeyFailure; cached: boolean }
+  // the address made too many invalid-key attempts: refused before any cache miss reaches the store
+  | { valid: false; reason: 'throttled'; cached: false; retryAfter: number }
 
 interface CacheEntry {
-  lookup: KeyLookup | null
+  lookup: KeyLookup
   allow: ((ip: string) => boolean) | null
+  // performance.now() when the store said so (monotonic: a test clock may stand still)
+  at: number
 }
 
 export interface KeyVerifierOptions {
   cacheSize: number
   cacheTtlMs: number
+  // unknown (checksum-valid) keys, in a cache of their own so a flood of them never evicts a real key
+  negativeCacheSize?: number
+  negativeCacheTtlMs?: number
+  // invalid-key attempts per address; without it, nothing is limited (unit tests)
+  limiter?: InvalidKeyLimiter
   clock?: () => number
 }
 
-// format+checksum → in-process LRU → store. Outcomes are values; only store faults throw.
+// Revocation reaches every gateway within this long. While the store cannot promise that its
+// invalidation events arrive (the Redis subscription is down or not yet confirmed), a cached key
+// older than this is verified again against the store.
+export const UNCONFIRMED_CACHE_MS = 1_000
+
+// format+checksum → in-process caches (real keys; unknown keys apart) → store. Outcomes are values;
+// only store faults throw.
 export class KeyVerifier {
   #store: Store
   #cache: LRUCache<string, CacheEntry>
+  #unknown: LRUCache<string, true>
+  #limiter: InvalidKeyLimiter | undefined
   #clock: () => number
   #unsubscribe: () => void
 
   constructor(store: Store, options: KeyVerifierOptions) {
     this.#store = store
     this.#clock = options.clock ?? Date.now
+    this.#limiter = options.limiter
     this.#cache = new LRUCache({ max: options.cacheSize, ttl: options.cacheTtlMs, ttlAutopurge: false })
+    this.#unknown = new LRUCache({
+      max: options.negativeCacheSize ?? 10_000,
+      ttl: options.negativeCacheTtlMs ?? 5_000,
+      ttlAutopurge: false,
+    })
     this.#unsubscribe = store.subscribe((event) => {
-      if (event.type === 'key') this.#cache.delete(event.hash)
-      else this.#cache.clear()
+      if (event.type === 'key') {
+        this.#cache.delete(event.hash)
+        this.#unknown.delete(event.hash)
+      } else if (event.type === 'workspace') {
+        this.#cache.clear()
+      } else {
+        this.#cache.clear()
+        this.#unknown.clear()
+      }
     })
   }
 
-  async verify(raw: string | undefined): Promise<KeyVerification> {
+  // `ip`: the client address, for the invalid-key limiter (none: not limited)
+  async verify(raw: string | undefined, ip?: string): Promise<KeyVerification> {
     if (!raw) return { valid: false, reason: 'missing', cached: false }
-    if (!parseKey(raw)) return { valid: false, reason: 'malformed', cached: false }
+    const now = this.#clock()
+    if (!parseKey(raw)) return this.#throttled(ip, now) ?? this.#failed('malformed', false, ip, now)
     const hash = hashKey(raw)
-    let entry = this.#cache.get(hash)
+    const held = this.#cache.get(hash)
+    let entry = held && this.#trusted(held) ? held : undefined
     const cached = entry !== undefined
     if (!entry) {
-      const lookup = (await this.#store.lookupKey(hash)) ?? null
-      const cidrs = lookup?.key.allowed_cidrs
-      entry = { lookup, allow: cidrs && cidrs.length > 0 ? cidrMatcher(cidrs) : null }
+      // a real key being verified again (channel unconfirmed) is not an invalid-key attempt
+      if (!held) {
+        const throttled = this.#throttled(ip, now)
+        if (throttled) return throttled
+        if (this.#unknown.has(hash)) return this.#failed('unknown', true, ip, now)
+      }
+      const lookup = await this.#store.lookupKey(hash)
+      if (!lookup) {
+        this.#unknown.set(hash, true)
+        return this.#failed('unknown', false, ip, now)
+      }
+      const cidrs = lookup.key.allowed_cidrs
+      entry = { lookup, allow: cidrs && cidrs.length > 0 ? cidrMatcher(cidrs) : null, at: performance.now() }
       this.#cache.set(hash, entry)
     }
     const lookup = entry.lookup
-    if (!lookup) return { valid: false, reason: 'unknown', cached }
-    const now = this.#clock()
     if (lookup.key.revoked_at && Date.parse(lookup.key.revoked_at) <= now) {
-      return { valid: false, reason: 'revoked', cached }
+      return this.#failed('revoked', cached, ip, now)
     }
     if (lookup.key.expires_at && Date.parse(lookup.key.expires_at) <= now) {
-      return { valid: false, reason: 'expired', cached }
+      return this.#failed('expired', cached, ip, now)
     }
     return { valid: true, lookup, cached, allow: entry.allow }
   }
@@ -71,5 +113,20 @@ export class KeyVerifier {
   close(): void {
     this.#unsubscribe()
     this.#cache.clear()
+    this.#unknown.clear()
+  }
+
+  #trusted(entry: CacheEntry): boolean {
+    return performance.now() - entry.at <= UNCONFIRMED_CACHE_MS || this.#store.invalidationLive()
+  }
+
+  #throttled(ip: string | undefined, now: number): KeyVerification | undefined {
+    const wait = ip === undefined || !this.#limiter ? 0 : this.#limiter.blockedFor(ip, now)
+    return wait > 0 ? { valid: false, reason: 'throttled', cached: false, retryAfter: wait } : undefined
+  }
+
+  #failed(reason: KeyFailure, cached: boolean, ip: string | undefined, now: number): KeyVerification {
+    if (ip !== undefined) this.#limiter?.failed(ip, now)
+    return { valid: false, reason, cached }
   }
 }

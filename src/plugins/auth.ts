@@ -32,6 +32,15 @@ function unavailable(): AppError {
   )
 }
 
+// Too many invalid keys from this address (per gateway, see src/keys/invalid-key-limiter.ts).
+function invalidKeyThrottled(reply: FastifyReply, retryAfter: number): AppError {
+  reply.header('retry-after', String(retryAfter))
+  return new AppError('ERR_RATE_LIMITED', 'Too many requests with an invalid API key from this address.', {
+    policy: 'invalid_key',
+    retry_after_seconds: retryAfter,
+  })
+}
+
 // onRequest, before any body byte is read: key → scope → limits (one store call) → headers.
 async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
   const { store, verifier, plans, metrics } = options
@@ -51,13 +60,14 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     const raw = bearer(request.headers.authorization)
     let result: Awaited<ReturnType<KeyVerifier['verify']>>
     try {
-      result = await verifier.verify(raw)
+      result = await verifier.verify(raw, request.ip)
     } catch {
       throw unavailable()
     }
     ;(result.cached ? cacheHit : cacheMiss).inc()
     if (!result.valid) {
       metrics.authFailures.inc({ reason: result.reason })
+      if (result.reason === 'throttled') throw invalidKeyThrottled(reply, result.retryAfter)
       reply.header('www-authenticate', 'Bearer realm="anvil"')
       throw new AppError(result.reason === 'missing' ? 'ERR_MISSING_API_KEY' : 'ERR_INVALID_API_KEY')
     }
@@ -110,6 +120,19 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   app.access.provide('apiKey', {
     check: authenticate,
     validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
+  })
+
+  // The gateway's own failures (any 5xx: overload, store unavailable, internal error) are not the
+  // customer's to pay for: give back what onRequest charged (docs/decisions.md). Off the success path.
+  app.addHook('onResponse', async function refundOwnFailure(request: FastifyRequest, reply: FastifyReply) {
+    const charge = request.auth?.decision?.charge
+    if (!charge || reply.statusCode < 500) return
+    try {
+      await store.refund(charge)
+      metrics.chargeRefunds.inc()
+    } catch (err) {
+      request.log.warn({ err, workspace_id: charge.workspaceId }, 'refund of a failed request failed')
+    }
   })
 }
 

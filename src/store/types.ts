@@ -68,8 +68,20 @@ export interface PolicyState {
 
 export type RefusalReason = 'key_rate' | 'workspace_rate' | 'quota' | 'key_quota'
 
+// What an admitted request was charged, so that exactly that can be given back (Store.refund): the
+// month and day are the store's own (Redis TIME on Redis), which may differ from the gateway's clock.
+export interface Charge {
+  workspaceId: string
+  keyId: string
+  // UTC month 'YYYY-MM' and day of month 'DD' the request was counted in
+  month: string
+  day: string
+}
+
 export interface LimitDecision {
   allowed: boolean
+  // set when allowed: the receipt for a refund
+  charge: Charge | null
   reason: RefusalReason | null
   retryAfter: number
   keySecond: PolicyState
@@ -114,6 +126,9 @@ export interface Store {
   close(): Promise<void>
   // Invalidation events for in-process caches (revocation, rotation, plan changes).
   subscribe(listener: (event: StoreEvent) => void): () => void
+  // True while every change any gateway makes is known to reach subscribe()'s listeners promptly; false
+  // while the invalidation channel is down or not yet confirmed (caches must then not be trusted long).
+  invalidationLive(): boolean
 
   createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace>
   getWorkspace(id: string): Promise<Workspace | undefined>
@@ -142,5 +157,8 @@ export interface Store {
   listKeys(workspaceId: string): Promise<ApiKeyRecord[]>
 
   consume(request: ConsumeRequest): Promise<LimitDecision>
+  // Gives back what consume() charged for a request the gateway itself then failed (5xx): the monthly
+  // counts and the day's count, never below zero. Rate tokens are not given back.
+  refund(charge: Charge): Promise<void>
   usage(workspaceId: string, month?: string): Promise<Usage>
 }

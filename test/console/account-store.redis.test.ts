@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { RedisAccountStore } from '../../src/console/store/redis.ts'
 import type { Session } from '../../src/console/store/types.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
+import { expectBackoffSemantics } from './backoff-contract.ts'
 
 function session(id: string, userId: string, expiresAt: number): Session {
   const now = new Date().toISOString()
@@ -76,6 +77,15 @@ describeRedis('Redis account store', () => {
       created_at: '2026-01-03',
     })
     expect((await store.listMemberships('u2')).map((m) => m.workspace_id)).toEqual(['ws_1', 'ws_2'])
+  })
+
+  it('takes attempts against a growing delay, atomically; Redis forgets a quiet record', async () => {
+    await expectBackoffSemantics(store, 'b', Date.UTC(2026, 4, 10, 9))
+    const now = Date.now()
+    const policy = { free: 1, baseMs: 100, maxMs: 100, forgetMs: 200 }
+    expect((await store.takeAttempt('q', policy, now)).attempts).toBe(1)
+    await sleep(400)
+    expect((await store.takeAttempt('q', policy, Date.now())).attempts).toBe(1)
   })
 
   it('counts in fixed windows that start again after they end', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ACCOUNTS_FILE, MemoryAccountStore } from '../../src/console/store/memory.ts'
 import type { Session } from '../../src/console/store/types.ts'
+import { expectBackoffSemantics } from './backoff-contract.ts'
 
 const T0 = Date.UTC(2026, 2, 1, 12)
 
@@ -43,6 +44,17 @@ describe('memory account store', () => {
     await store.createSession(session('s2', 'u1', T0 + 1000))
     await store.deleteSession('s2')
     expect(await store.getSession('s2', T0)).toBeUndefined()
+    await store.close()
+  })
+
+  it('takes attempts against a growing delay, forgotten after a quiet spell', async () => {
+    const store = await MemoryAccountStore.open({ dataDir: null, clock: () => T0 })
+    await expectBackoffSemantics(store, 'b', T0)
+    const policy = { free: 1, baseMs: 1_000, maxMs: 1_000, forgetMs: 5_000 }
+    expect((await store.takeAttempt('q', policy, T0)).next_at).toBe(T0 + 1_000)
+    expect((await store.takeAttempt('q', policy, T0 + 1_000)).attempts).toBe(2)
+    // quiet for forgetMs after the delay ended: a fresh start
+    expect(await store.takeAttempt('q', policy, T0 + 2_000 + 5_000)).toMatchObject({ attempts: 1 })
     await store.close()
   })
 

@@ -66,4 +66,21 @@ describeRedis('console sessions across gateways', () => {
     expect((await me.client.call('POST', '/console/api/signout')).statusCode).toBeLessThan(300)
     expect((await onB.call('GET', '/console/api/workspaces')).statusCode).toBe(401)
   })
+
+  it('sign-in limits live in Redis: an attacker on gateway A is slowed on B too, the owner signs in on B', async () => {
+    const owner = new ConsoleClient(a.app, '198.51.100.20')
+    await owner.signUp('owner@example.com')
+    const attackerA = new ConsoleClient(a.app, '203.0.113.66')
+    const attackerB = new ConsoleClient(b.app, '203.0.113.66')
+    for (let i = 0; i < 5; i++) {
+      const res = await (i % 2 === 0 ? attackerA : attackerB).signIn('owner@example.com', 'wrong password')
+      expect(res.statusCode).toBe(401)
+    }
+    for (const attacker of [attackerA, attackerB]) {
+      const limited = await attacker.signIn('owner@example.com', 'wrong password')
+      expect(limited.statusCode).toBe(429)
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+    }
+    expect((await new ConsoleClient(b.app, '198.51.100.21').signIn('owner@example.com')).statusCode).toBe(200)
+  }, 60_000)
 })

@@ -304,6 +304,55 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect((await s.usage(ws.id)).daily).toEqual({ '2028-02-29': 1 })
     })
 
+    it('refund gives back exactly what one admitted request was charged, in the month it was charged', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const { record } = await newKey(s, ws.id)
+      const other = await newKey(s, ws.id)
+      const req = limits(ws.id, record.id, { monthlyQuota: 3 })
+      const ds = await burst(s, req, 4)
+      const charged = ds.filter((d) => d.allowed)
+      expect(charged).toHaveLength(3)
+      expect(charged[0]!.charge).toEqual({
+        workspaceId: ws.id,
+        keyId: record.id,
+        month: '2026-11',
+        day: '30',
+      })
+      expect(ds.find((d) => !d.allowed)!.charge).toBeNull()
+      await s.consume(limits(ws.id, other.record.id))
+      // the clock moves into December before the refund lands: November is given back, not December
+      now = Date.UTC(2026, 11, 1, 0, 0, 30)
+      await s.refund(charged[0]!.charge!)
+      expect(await s.usage(ws.id, '2026-11')).toEqual({
+        month: '2026-11',
+        workspace: { requests: 3, refused_rate: 0, refused_quota: 1 },
+        keys: {
+          [record.id]: { requests: 2, refused_rate: 0, refused_quota: 1 },
+          [other.record.id]: { requests: 1, refused_rate: 0, refused_quota: 0 },
+        },
+        daily: { '2026-11-30': 3 },
+      })
+      expect((await s.usage(ws.id)).workspace.requests).toBe(0)
+      // the place given back is usable again under the quota
+      now = Date.UTC(2026, 10, 30, 23, 59, 30)
+      const again = await s.consume({ ...req, monthlyQuota: 4 })
+      expect(again.allowed).toBe(true)
+      expect(again.month.remaining).toBe(0)
+      // never below zero, and a refund for a month with no usage changes nothing
+      const lone = await newKey(s, ws.id)
+      const one = await s.consume(limits(ws.id, lone.record.id))
+      await s.refund(one.charge!)
+      await s.refund(one.charge!)
+      expect((await s.usage(ws.id, '2026-11')).keys[lone.record.id]).toEqual({
+        requests: 0,
+        refused_rate: 0,
+        refused_quota: 0,
+      })
+      await s.refund({ workspaceId: ws.id, keyId: record.id, month: '2026-01', day: '05' })
+      expect(await s.usage(ws.id, '2026-01')).toMatchObject({ workspace: { requests: 0 }, daily: {} })
+    })
+
     it('usage of an idle workspace is all zeros', async () => {
       const s = await open()
       expect(await s.usage('ws_idle', '2026-01')).toEqual({

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { generateKey, hashKey, keyPrefix } from '../../src/keys/format.ts'
 import { KeyVerifier } from '../../src/keys/verify.ts'
@@ -109,5 +110,55 @@ describeRedis('Redis invalidation between gateways', () => {
     await other.updateKey(record.id, { revoked_at: new Date().toISOString() })
     await until(1_000, () => seen.length === 2)
     expect(seen[1]).toEqual({ type: 'key', hash: record.hash })
+  })
+
+  it('while its subscription is down, a cached key older than 1 s is verified again: a revocation lands within ~1 s', async () => {
+    const [a, b] = [await open('inv4'), await open('inv4')]
+    const { record, secret } = await keyIn(a)
+    const verifier = new KeyVerifier(b, { cacheSize: 100, cacheTtlMs: 60_000 })
+    const admin = new Redis(server.url)
+    try {
+      expect((await verifier.verify(secret)).valid).toBe(true)
+      expect(b.invalidationLive()).toBe(true)
+      // the subscription is cut and cannot come back (SUBSCRIBE is refused), while every other command,
+      // PUBLISH included, still works: the revocation's broadcast is lost for b
+      await admin.call('ACL', 'SETUSER', 'default', '-subscribe')
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub')
+      await until(2_000, () => !b.invalidationLive())
+      // a fresh entry (under 1 s old) is still answered from the cache
+      expect((await verifier.verify(secret)).valid).toBe(true)
+      await sleep(50)
+      expect(await verifier.verify(secret)).toMatchObject({ valid: true, cached: true })
+      await a.updateKey(record.id, { revoked_at: new Date().toISOString() })
+      const revokedAt = performance.now()
+      const took = await until(3_000, async () => !(await verifier.verify(secret)).valid)
+      expect(await verifier.verify(secret)).toMatchObject({ valid: false, reason: 'revoked' })
+      // the bound is 1 s from the entry's last verification; generous for a loaded machine
+      expect(took).toBeLessThan(2_000)
+      expect(performance.now() - revokedAt).toBeLessThan(2_000)
+      expect(b.invalidationLive()).toBe(false)
+    } finally {
+      await admin.call('ACL', 'SETUSER', 'default', '+subscribe')
+      admin.disconnect()
+      verifier.close()
+    }
+    // once the subscription is back (confirmed), the store says so again
+    await until(5_000, () => b.invalidationLive())
+  })
+
+  it('a subscriber connection that stops answering stops counting as live within about a second', async () => {
+    const s = await open('inv5')
+    expect(s.invalidationLive()).toBe(true)
+    const admin = new Redis(server.url)
+    try {
+      // every client but the admin's stalls; the sockets stay open (no close event to learn from)
+      await admin.call('CLIENT', 'PAUSE', '3000', 'ALL')
+      const took = await until(2_500, () => !s.invalidationLive())
+      expect(took).toBeLessThan(2_000)
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE')
+      admin.disconnect()
+    }
+    await until(3_000, () => s.invalidationLive())
   })
 })

@@ -91,7 +91,9 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
     summary: 'Sign in with email and password',
     description:
       'Always a new session id (any previous session of this browser is ended). A wrong password and an ' +
-      'unknown email get the same answer. 5 attempts per account and 20 per address per 15 minutes.',
+      'unknown email get the same answer. Attempts are limited per account and address (5, then a delay ' +
+      'of 1 s doubling up to 15 min) and per address (20, then the same growing delay), answered with ' +
+      '429 and Retry-After; never per account alone, so nobody can lock an owner out from elsewhere.',
     tags,
     body: signInBody,
     response: sessionSchema,
@@ -101,7 +103,7 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
       const user = await accounts.findUserByEmail(body.email)
       const valid = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash))
       if (!user || !valid) throw new AppError('ERR_UNAUTHORIZED', 'The email or the password is wrong.')
-      await signInSucceeded(accounts, body.email)
+      await signInSucceeded(accounts, body.email, request.ip)
       const started = await sessions.start(user.id, request.consoleAuth?.session.id)
       setSession(reply, started.token, started.maxAge)
       return sessionView(user, started.session)

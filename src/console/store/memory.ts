@@ -1,7 +1,16 @@
 import { join } from 'node:path'
 import { randomBase62 } from '../../keys/base62.ts'
 import { readJsonIfExists, SnapshotWriter } from '../../store/memory/persist.ts'
-import type { AccountStore, CounterWindow, Membership, Session, User } from './types.ts'
+import { nextAttemptAt } from './backoff.ts'
+import type {
+  AccountStore,
+  BackoffPolicy,
+  BackoffState,
+  CounterWindow,
+  Membership,
+  Session,
+  User,
+} from './types.ts'
 
 interface Snapshot {
   version: 1
@@ -31,6 +40,7 @@ export class MemoryAccountStore implements AccountStore {
   #sessions = new Map<string, Session>()
   #memberships = new Map<string, Membership[]>()
   #counters = new Map<string, CounterWindow>()
+  #backoffs = new Map<string, { attempts: number; next_at: number; forget_at: number }>()
   #keyLastUsed = new Map<string, number>()
   #clock: () => number
   #writer: SnapshotWriter | null
@@ -85,6 +95,7 @@ export class MemoryAccountStore implements AccountStore {
   async #sweep(): Promise<void> {
     const now = this.#clock()
     for (const [name, window] of this.#counters) if (window.reset_at <= now) this.#counters.delete(name)
+    for (const [name, b] of this.#backoffs) if (b.forget_at <= now) this.#backoffs.delete(name)
     for (const [id, s] of this.#sessions) {
       if (Date.parse(s.expires_at) <= now) {
         this.#sessions.delete(id)
@@ -178,6 +189,20 @@ export class MemoryAccountStore implements AccountStore {
 
   async clearCounter(name: string): Promise<void> {
     this.#counters.delete(name)
+  }
+
+  async takeAttempt(name: string, policy: BackoffPolicy, now: number): Promise<BackoffState> {
+    let b = this.#backoffs.get(name)
+    if (b && b.forget_at <= now) b = undefined
+    if (b && now < b.next_at) return { allowed: false, attempts: b.attempts, next_at: b.next_at }
+    const attempts = (b?.attempts ?? 0) + 1
+    const next_at = nextAttemptAt(policy, attempts, now)
+    this.#backoffs.set(name, { attempts, next_at, forget_at: next_at + policy.forgetMs })
+    return { allowed: true, attempts, next_at }
+  }
+
+  async clearAttempts(name: string): Promise<void> {
+    this.#backoffs.delete(name)
   }
 
   async recordKeyUse(uses: ReadonlyMap<string, number>): Promise<void> {

@@ -1,14 +1,39 @@
-import type { Cluster, Redis } from 'ioredis'
+import { readFileSync } from 'node:fs'
+import type { Cluster, Redis, Result } from 'ioredis'
 import { randomBase62 } from '../../keys/base62.ts'
 import { createClient, DEFAULT_POLICY, describeTarget, type RedisTarget } from '../../store/redis/client.ts'
 import { waitReady } from '../../store/redis/connection.ts'
-import type { AccountStore, CounterWindow, Membership, Session, User } from './types.ts'
+import type {
+  AccountStore,
+  BackoffPolicy,
+  BackoffState,
+  CounterWindow,
+  Membership,
+  Session,
+  User,
+} from './types.ts'
+
+const BACKOFF_LUA = readFileSync(new URL('backoff.lua', import.meta.url), 'utf8')
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    consoleTakeAttempt(
+      key: string,
+      now: number,
+      free: number,
+      baseMs: number,
+      maxMs: number,
+      forgetMs: number,
+    ): Result<[number, number, number], Context>
+  }
+}
 
 // Console accounts in Redis, so every gateway serves the same people and sessions. Each key is one
 // record and no command spans two keys, so the layout works unchanged on Redis Cluster:
 //   console:email:<email> → user id (SET NX claims an address once)
 //   console:user:<id> → hash; console:members:<user id> → hash workspace id → JSON membership
 //   console:session:<hash> → hash, expiring with the session; console:counter:<name> → INCR with PEXPIRE NX
+//   console:backoff:<name> → hash attempts/next_at, expiring (backoff.lua decides an attempt atomically)
 //   console:last-used → sorted set, key id scored by the latest use (ZADD GT keeps the latest)
 export class RedisAccountStore implements AccountStore {
   readonly kind = 'redis' as const
@@ -19,6 +44,7 @@ export class RedisAccountStore implements AccountStore {
   private constructor(client: Redis | Cluster, prefix: string, clock: () => number) {
     this.#client = client
     this.#prefix = `${prefix}:console`
+    client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
     this.#clock = clock
   }
 
@@ -122,6 +148,22 @@ export class RedisAccountStore implements AccountStore {
 
   async clearCounter(name: string): Promise<void> {
     await this.#client.del(this.#key('counter', name))
+  }
+
+  async takeAttempt(name: string, policy: BackoffPolicy, now: number): Promise<BackoffState> {
+    const [allowed, attempts, next_at] = await this.#client.consoleTakeAttempt(
+      this.#key('backoff', name),
+      now,
+      policy.free,
+      policy.baseMs,
+      policy.maxMs,
+      policy.forgetMs,
+    )
+    return { allowed: allowed === 1, attempts, next_at }
+  }
+
+  async clearAttempts(name: string): Promise<void> {
+    await this.#client.del(this.#key('backoff', name))
   }
 
   async recordKeyUse(uses: ReadonlyMap<string, number>): Promise<void> {

@@ -38,6 +38,25 @@ export interface CounterWindow {
   reset_at: number
 }
 
+// A growing delay between attempts (exponential backoff), kept per name.
+export interface BackoffPolicy {
+  // attempts admitted back to back before any delay
+  free: number
+  // the delay after the attempt that uses the last free one; it doubles with every further attempt
+  baseMs: number
+  maxMs: number
+  // the state is forgotten this long after the delay in force ends with no further attempt
+  forgetMs: number
+}
+
+export interface BackoffState {
+  allowed: boolean
+  // attempts admitted so far (this one included when allowed)
+  attempts: number
+  // epoch ms from which the next attempt is admitted
+  next_at: number
+}
+
 export interface AccountStore {
   readonly kind: 'memory' | 'redis'
   close(): Promise<void>
@@ -59,6 +78,10 @@ export interface AccountStore {
   // Fixed-window counter (Redis: INCR + PEXPIRE NX): adds one and returns the window after the hit.
   hitCounter(name: string, windowMs: number, now: number): Promise<CounterWindow>
   clearCounter(name: string): Promise<void>
+  // Admits an attempt only from next_at on; an admitted attempt past the free ones pushes next_at to
+  // now + min(baseMs * 2^(attempts - free), maxMs). A refused attempt changes nothing. Atomic.
+  takeAttempt(name: string, policy: BackoffPolicy, now: number): Promise<BackoffState>
+  clearAttempts(name: string): Promise<void>
 
   // "Last used" per API key: merged keeping the latest time (ms) per key id.
   recordKeyUse(uses: ReadonlyMap<string, number>): Promise<void>

@@ -43,6 +43,8 @@ export function decide(
   })
   const decision: LimitDecision = {
     allowed,
+    // the caller that commits the charge fills in the receipt
+    charge: null,
     reason,
     retryAfter: allowed
       ? 0

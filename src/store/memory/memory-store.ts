@@ -5,6 +5,7 @@ import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { newId } from '../ids.ts'
 import type {
   ApiKeyRecord,
+  Charge,
   ConsumeRequest,
   Environment,
   KeyLookup,
@@ -128,6 +129,11 @@ export class MemoryStore implements Store {
     clearInterval(this.#flushTimer)
     if (this.#writer) await this.#persist()
     this.#listeners.clear()
+  }
+
+  // one process: every change is told to the listeners before it resolves
+  invalidationLive(): boolean {
+    return true
   }
 
   subscribe(listener: (event: StoreEvent) => void): () => void {
@@ -284,6 +290,12 @@ export class MemoryStore implements Store {
       keyUsage.requests++
       const day = dayOf(now)
       usage.daily[day] = (usage.daily[day] ?? 0) + 1
+      decision.charge = {
+        workspaceId: req.workspaceId,
+        keyId: req.keyId,
+        month: monthOf(now),
+        day: day.slice(8, 10),
+      }
     } else {
       const field =
         decision.reason === 'quota' || decision.reason === 'key_quota' ? 'refused_quota' : 'refused_rate'
@@ -291,6 +303,18 @@ export class MemoryStore implements Store {
       keyUsage[field]++
     }
     return decision
+  }
+
+  async refund(charge: Charge): Promise<void> {
+    const usage = this.#usage[charge.month]?.[charge.workspaceId]
+    if (!usage) return
+    const down = (n: number | undefined) => Math.max(0, (n ?? 0) - 1)
+    usage.workspace.requests = down(usage.workspace.requests)
+    const keyUsage = usage.keys[charge.keyId]
+    if (keyUsage) keyUsage.requests = down(keyUsage.requests)
+    const day = `${charge.month}-${charge.day}`
+    if (usage.daily[day] !== undefined) usage.daily[day] = down(usage.daily[day])
+    this.#usageDirty = true
   }
 
   async usage(workspaceId: string, month?: string): Promise<Usage> {

@@ -26,6 +26,8 @@
 --   [6] workspace remaining  [7] workspace reset s
 --   [8] month remaining      [9] month reset s (to the next UTC month)   [10] month length s
 --   [11] key-month remaining, or -1 when the key has no monthly quota
+--   [12] the month charged: 1 = A, 2 = B (0 when refused)   [13] the day of month charged (0 when refused)
+--        (the refund receipt: refund.lua must give back exactly what this call took)
 
 local now
 if ARGV[6] ~= '' then
@@ -36,11 +38,11 @@ else
 end
 
 local DAY = 86400000
-local usage, monthStart, monthEnd
+local usage, monthStart, monthEnd, monthIndex
 if now >= tonumber(ARGV[7]) and now < tonumber(ARGV[8]) then
-  usage, monthStart, monthEnd = KEYS[3], tonumber(ARGV[7]), tonumber(ARGV[8])
+  usage, monthStart, monthEnd, monthIndex = KEYS[3], tonumber(ARGV[7]), tonumber(ARGV[8]), 1
 elseif now >= tonumber(ARGV[9]) and now < tonumber(ARGV[10]) then
-  usage, monthStart, monthEnd = KEYS[4], tonumber(ARGV[9]), tonumber(ARGV[10])
+  usage, monthStart, monthEnd, monthIndex = KEYS[4], tonumber(ARGV[9]), tonumber(ARGV[10]), 2
 else
   return redis.error_reply('ERR anvil: the script clock is outside both months the caller expected')
 end
@@ -69,7 +71,8 @@ local kOk, kTat, kRem, kReset, kRetry = gcra(tonumber(tats[1]), keyRate)
 local wOk, wTat, wRem, wReset, wRetry = gcra(tonumber(tats[2]), wsRate)
 -- every counter this request may move, read at once and written back at once
 local kf = 'k:' .. keyId .. ':'
-local dayField = string.format('d:%02d', math.floor((now - monthStart) / DAY) + 1)
+local dayOfMonth = math.floor((now - monthStart) / DAY) + 1
+local dayField = string.format('d:%02d', dayOfMonth)
 local c = redis.call('HMGET', usage, 'requests', kf .. 'requests', dayField, 'refused_rate', 'refused_quota',
   kf .. 'refused_rate', kf .. 'refused_quota')
 local wsCount = tonumber(c[1]) or 0
@@ -117,4 +120,5 @@ return {
   kRem, kReset, wRem, wReset,
   math.max(0, quota - wsCount - charged), monthReset, (monthEnd - monthStart) / 1000,
   keyMonthRemaining,
+  charged * monthIndex, charged * dayOfMonth,
 }

@@ -4,6 +4,12 @@ import { type ConnectionPolicy, createSubscriber, type RedisTarget } from './cli
 
 type Listener = (event: StoreEvent) => void
 
+// The subscriber connection is pinged this often; it counts as live only while its last answer is
+// more recent than LIVE_WITHIN_MS, so a connection that dies silently (no FIN, a partition) stops
+// counting as live within about a second, like one that is closed.
+const HEARTBEAT_MS = 250
+const LIVE_WITHIN_MS = 1_000
+
 function parseEvent(message: string): { event: StoreEvent; origin: unknown } | undefined {
   let m: { type?: unknown; hash?: unknown; id?: unknown; origin?: unknown }
   try {
@@ -36,6 +42,9 @@ export class Invalidation {
   #everSubscribed = false
   #closed = false
   #onSubscribed: (() => void) | undefined
+  #lastAck = 0
+  #heartbeat: NodeJS.Timeout | undefined
+  #pinging = false
 
   constructor(options: {
     target: RedisTarget
@@ -54,6 +63,11 @@ export class Invalidation {
 
   get subscribed(): boolean {
     return this.#subscribed
+  }
+
+  // subscribed, and the subscriber connection answered within the last second
+  get live(): boolean {
+    return this.#subscribed && performance.now() - this.#lastAck <= LIVE_WITHIN_MS
   }
 
   // Resolves once subscribed, or rejects after `waitMs` (the connection keeps trying in the background).
@@ -83,6 +97,7 @@ export class Invalidation {
 
   close(): void {
     this.#closed = true
+    clearInterval(this.#heartbeat)
     this.#listeners.clear()
     this.#sub?.disconnect()
   }
@@ -103,7 +118,7 @@ export class Invalidation {
     })
     sub.on('ready', () => void this.#subscribe(sub))
     sub.on('close', () => {
-      this.#subscribed = false
+      if (this.#sub === sub) this.#subscribed = false
     })
     // a cluster subscriber gives up on its node after a few attempts: move on to the next node
     sub.on('end', () => {
@@ -111,6 +126,28 @@ export class Invalidation {
       setTimeout(() => this.#connect(), this.#policy.maxBackoffMs).unref()
     })
     sub.connect().catch(() => {})
+  }
+
+  #beat(): void {
+    if (this.#heartbeat) return
+    this.#heartbeat = setInterval(() => {
+      const sub = this.#sub
+      // one ping at a time: an unanswered one is the news (the connection has gone quiet)
+      if (!sub || !this.#subscribed || this.#pinging) return
+      this.#pinging = true
+      sub
+        .ping()
+        .then(
+          () => {
+            if (this.#sub === sub && this.#subscribed) this.#lastAck = performance.now()
+          },
+          () => {},
+        )
+        .finally(() => {
+          this.#pinging = false
+        })
+    }, HEARTBEAT_MS)
+    this.#heartbeat.unref()
   }
 
   async #subscribe(sub: Redis): Promise<void> {
@@ -123,6 +160,8 @@ export class Invalidation {
     }
     if (this.#closed || this.#sub !== sub) return
     this.#subscribed = true
+    this.#lastAck = performance.now()
+    this.#beat()
     if (this.#everSubscribed) this.emit({ type: 'reset' })
     this.#everSubscribed = true
     this.#onSubscribed?.()

@@ -53,11 +53,25 @@ export function candidateMonths(now: number): [MonthArgs, MonthArgs] {
 const REASONS: (RefusalReason | null)[] = [null, 'quota', 'key_quota', 'key_rate', 'workspace_rate']
 
 // The script's integer array (see the header of consume.lua) → the decision the headers are built from.
-export function decodeDecision(r: number[], req: ConsumeRequest): LimitDecision {
+// `months`: the two candidates the call declared, in order (to name the month it charged).
+export function decodeDecision(
+  r: number[],
+  req: ConsumeRequest,
+  months: readonly [MonthArgs, MonthArgs],
+): LimitDecision {
   const monthReset = r[8]!
   const monthWindow = r[9]!
+  const charged = r[11] === 1 ? months[0] : r[11] === 2 ? months[1] : undefined
   return {
     allowed: r[0] === 1,
+    charge: charged
+      ? {
+          workspaceId: req.workspaceId,
+          keyId: req.keyId,
+          month: charged.label,
+          day: String(r[12]).padStart(2, '0'),
+        }
+      : null,
     reason: REASONS[r[1]!] ?? null,
     retryAfter: r[2]!,
     keySecond: { limit: req.keyRatePerSecond, remaining: r[3]!, reset: r[4]!, window: 1 },

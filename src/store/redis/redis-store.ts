@@ -6,6 +6,7 @@ import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { newId } from '../ids.ts'
 import type {
   ApiKeyRecord,
+  Charge,
   ConsumeRequest,
   Environment,
   KeyLookup,
@@ -132,6 +133,10 @@ export class RedisStore implements Store {
     this.#invalidation.close()
     await this.#client.quit().catch(() => {})
     this.#client.disconnect()
+  }
+
+  invalidationLive(): boolean {
+    return this.#invalidation.live
   }
 
   subscribe(listener: (event: StoreEvent) => void): () => void {
@@ -313,7 +318,13 @@ export class RedisStore implements Store {
       b.start,
       b.end,
     )
-    return decodeDecision(await deadline(call, this.#timeoutMs), req)
+    return decodeDecision(await deadline(call, this.#timeoutMs), req, [a, b])
+  }
+
+  // Only on the failure path: one EVALSHA of refund.lua, never on an admitted request's way in.
+  async refund(charge: Charge): Promise<void> {
+    const usage = this.#k.usage(charge.workspaceId, charge.month)
+    await deadline(this.#client.anvilRefund(usage, charge.keyId, charge.day), this.#timeoutMs)
   }
 
   async usage(workspaceId: string, month?: string): Promise<Usage> {

@@ -8,6 +8,7 @@ const SCRIPTS = {
   anvilConsume: { file: 'consume.lua', numberOfKeys: 4 },
   anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
+  anvilRefund: { file: 'refund.lua', numberOfKeys: 1 },
 } as const
 
 const sources = Object.fromEntries(
@@ -34,6 +35,7 @@ declare module 'ioredis' {
     ): Result<number[], Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
     anvilEnsureField(hash: string, field: string, value: string): Result<string, Context>
+    anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>
   }
 }
 
