@@ -1,6 +1,7 @@
 import type { KeyMode } from '../../keys/format.ts'
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
+import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
 import { newId } from '../ids.ts'
 import type { StoreLog } from '../redis/connection.ts'
 import type {
@@ -264,22 +265,37 @@ export class MemoryStore implements Store {
     return true
   }
 
-  async ensureProject(workspaceId: string, name: string): Promise<Project> {
+  // Checks and creates without an await in between: one event-loop turn is this store's atomic step.
+  async ensureProject(workspaceId: string, name: string, max?: number): Promise<Project> {
+    let count = 0
     for (const p of this.#projects.values()) {
-      if (p.workspace_id === workspaceId && p.name === name) return structuredClone(p)
+      if (p.workspace_id !== workspaceId) continue
+      if (p.name === name) return structuredClone(p)
+      count++
     }
+    if (max !== undefined && count >= max) throw capExceeded('max_projects', max)
     const p: Project = { id: newId('prj'), workspace_id: workspaceId, name, created_at: this.#now() }
     this.#projects.set(p.id, p)
     await this.#persist({ t: 'project', v: p })
     return structuredClone(p)
   }
 
-  async ensureEnvironment(projectId: string, name: string, mode: KeyMode): Promise<Environment> {
+  async ensureEnvironment(
+    projectId: string,
+    name: string,
+    mode: KeyMode,
+    max?: number,
+  ): Promise<Environment> {
     for (const e of this.#environments.values()) {
       if (e.project_id === projectId && e.name === name) return structuredClone(e)
     }
     const project = this.#projects.get(projectId)
     if (!project) throw new Error(`unknown project ${projectId}`)
+    if (max !== undefined) {
+      let count = 0
+      for (const e of this.#environments.values()) if (e.workspace_id === project.workspace_id) count++
+      if (count >= max) throw capExceeded('max_environments', max)
+    }
     const e: Environment = {
       id: newId('env'),
       workspace_id: project.workspace_id,
@@ -301,7 +317,14 @@ export class MemoryStore implements Store {
     return structuredClone([...this.#environments.values()].filter((e) => e.project_id === projectId))
   }
 
-  async createKey(input: NewKey): Promise<ApiKeyRecord> {
+  async createKey(input: NewKey, max?: number): Promise<ApiKeyRecord> {
+    if (max !== undefined) {
+      const now = this.#now()
+      let live = 0
+      for (const k of this.#keys.values())
+        if (k.workspace_id === input.workspace_id && isLiveKey(k, now)) live++
+      if (live >= max) throw capExceeded('max_keys', max)
+    }
     const key: ApiKeyRecord = {
       ...input,
       id: newId('key'),

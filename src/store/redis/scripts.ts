@@ -8,6 +8,9 @@ const SCRIPTS = {
   anvilConsume: { file: 'consume.lua', numberOfKeys: 4 },
   anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
+  // variable key counts: the caller passes numkeys first
+  anvilEnsureEnvironment: { file: 'ensure-environment.lua', numberOfKeys: undefined },
+  anvilCreateKey: { file: 'create-key.lua', numberOfKeys: undefined },
 } as const
 
 const sources = Object.fromEntries(
@@ -33,12 +36,20 @@ declare module 'ioredis' {
       otherEnd: string,
     ): Result<number[], Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
-    anvilEnsureField(hash: string, field: string, value: string): Result<string, Context>
+    anvilEnsureField(hash: string, field: string, value: string, max: number): Result<string, Context>
+    anvilEnsureEnvironment(
+      numKeys: number,
+      ...keysThenArgs: (string | number)[]
+    ): Result<string | null, Context>
+    anvilCreateKey(numKeys: number, ...keysThenArgs: (string | number)[]): Result<number, Context>
   }
 }
 
 export function defineScripts(client: Redis | Cluster): void {
   for (const [name, s] of Object.entries(SCRIPTS)) {
-    client.defineCommand(name, { lua: sources[name]!, numberOfKeys: s.numberOfKeys })
+    client.defineCommand(name, {
+      lua: sources[name]!,
+      ...(s.numberOfKeys === undefined ? {} : { numberOfKeys: s.numberOfKeys }),
+    })
   }
 }
