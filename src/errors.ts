@@ -84,6 +84,11 @@ export const ERRORS = {
     type: 'invalid_request',
     message: "The operation exceeded the plan's compute budget.",
   },
+  ERR_RESULT_TOO_LARGE: {
+    status: 422,
+    type: 'invalid_request',
+    message: "The job's result is larger than the plan allows.",
+  },
   ERR_MISSING_API_KEY: {
     status: 401,
     type: 'authentication_error',

@@ -6,6 +6,7 @@ import { bootstrapIfEmpty } from './bootstrap.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { deliverFirstStartSecrets } from './first-start.ts'
 import { openRuntime } from './runtime.ts'
+import { DataDirInUseError } from './store/memory/data-dir-lock.ts'
 import { loadTls, selfSignedCertPath } from './tls.ts'
 
 function hostForUrl(host: string): string {
@@ -26,7 +27,17 @@ async function main(): Promise<void> {
     throw err
   }
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
-  const runtime = await openRuntime(config)
+  let runtime: Awaited<ReturnType<typeof openRuntime>>
+  try {
+    runtime = await openRuntime(config)
+  } catch (err) {
+    // another gateway owns this DATA_DIR: say so plainly instead of a stack trace
+    if (err instanceof DataDirInUseError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
   const tls = await loadTls(config.tls, config.dataDir)
   const admin = await resolveAdminToken(config.adminToken, config.dataDir)
   const app = await buildApp(runtime, { tls })

@@ -9,6 +9,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   workspaces get <workspace_id>
   workspaces update <workspace_id> [--plan <plan>] [--monthly-quota N] [--key-rate N] [--workspace-rate N]
                     [--max-json-bytes N] [--max-binary-bytes N] [--compute-budget-ms N]
+                    [--max-keys N] [--max-projects N] [--max-environments N] [--max-jobs-in-flight N]
+                    [--max-job-result-bytes N]
   usage <workspace_id> [--month YYYY-MM]
   keys list <workspace_id>
   keys create --workspace <workspace_id> [--project P] [--environment E] [--mode live|test] [--name N]
@@ -37,6 +39,11 @@ const OPTIONS = {
   'max-json-bytes': { type: 'string' },
   'max-binary-bytes': { type: 'string' },
   'compute-budget-ms': { type: 'string' },
+  'max-keys': { type: 'string' },
+  'max-projects': { type: 'string' },
+  'max-environments': { type: 'string' },
+  'max-jobs-in-flight': { type: 'string' },
+  'max-job-result-bytes': { type: 'string' },
   'grace-seconds': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -88,6 +95,11 @@ function toCall(positionals: string[], v: Values): Call {
           max_json_bytes: int(v['max-json-bytes']),
           max_binary_bytes: int(v['max-binary-bytes']),
           compute_budget_ms: int(v['compute-budget-ms']),
+          max_keys: int(v['max-keys']),
+          max_projects: int(v['max-projects']),
+          max_environments: int(v['max-environments']),
+          max_jobs_in_flight: int(v['max-jobs-in-flight']),
+          max_job_result_bytes: int(v['max-job-result-bytes']),
         }).filter(([, x]) => x !== undefined),
       )
       const body: Record<string, unknown> = {}

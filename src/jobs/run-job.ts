@@ -1,6 +1,6 @@
 import { ERRORS } from '../errors.ts'
 import type { NamedPool, PoolSet } from '../pool/pools.ts'
-import type { TaskReply } from './task.ts'
+import type { RunTask, TaskReply } from './task.ts'
 import type { JobError, JobMeta, JobOutcome } from './types.ts'
 
 const TASK = new URL('./task.ts', import.meta.url).href
@@ -25,12 +25,12 @@ export function isOutOfMemory(err: unknown): boolean {
 export async function onPool<T>(
   pool: NamedPool,
   name: 'prepare' | 'run',
-  bytes: Uint8Array,
+  task: Uint8Array | RunTask,
   signal: AbortSignal,
 ): Promise<TaskReply<T>> {
   if (!pool.admission.start()) throw new PoolBusyError(`pool ${pool.name} is full`)
   try {
-    return (await pool.piscina.run(bytes, { filename: TASK, name, signal })) as TaskReply<T>
+    return (await pool.piscina.run(task, { filename: TASK, name, signal })) as TaskReply<T>
   } catch (err) {
     if (err instanceof Error && err.message === 'Task queue is at limit') throw new PoolBusyError(err.message)
     throw err
@@ -50,14 +50,15 @@ export function knownError(error: JobError): JobError {
 // when it did not end: `stop` aborted (shutdown) or the pool was full (PoolBusyError).
 export async function runJob(
   pools: PoolSet,
-  job: Pick<JobMeta, 'workspace_id' | 'tier' | 'budget_ms'>,
+  job: Pick<JobMeta, 'workspace_id' | 'tier' | 'budget_ms' | 'max_result_bytes'>,
   input: Uint8Array,
   stop: AbortSignal,
 ): Promise<JobOutcome> {
   const pool = pools.pick(job.workspace_id, job.tier)
   const budget = AbortSignal.timeout(job.budget_ms)
+  const task: RunTask = { input, maxResultBytes: job.max_result_bytes }
   try {
-    const reply = await onPool<string>(pool, 'run', input, AbortSignal.any([budget, stop]))
+    const reply = await onPool<string>(pool, 'run', task, AbortSignal.any([budget, stop]))
     if (reply.ok) return { status: 'completed', result: reply.value }
     return { status: 'failed', error: knownError(reply.error), reason: 'operation' }
   } catch (err) {

@@ -41,9 +41,10 @@ export function createJobService({ backend, pools, metrics, clock }: JobServiceD
         plan: ctx.plan,
         tier: ctx.limits.pool,
         budget_ms: ctx.limits.compute_budget_ms * JOB_BUDGET_FACTOR,
+        max_result_bytes: ctx.limits.max_job_result_bytes,
         created_at: clock(),
       }
-      await backend.enqueue(job, body)
+      await backend.enqueue(job, body, ctx.limits.max_jobs_in_flight)
       metrics.submitted.inc({ operation, plan: ctx.plan })
       return job
     },

@@ -1,4 +1,4 @@
-import { isAppError } from '../errors.ts'
+import { AppError, isAppError } from '../errors.ts'
 import { parseAndValidate } from '../lib/raw-json.ts'
 import { OPERATIONS } from '../ops/registry.ts'
 import { checkJobParams, jobBody } from './schema.ts'
@@ -30,11 +30,29 @@ export function prepare(bytes: Uint8Array): Promise<TaskReply<JobOperation>> {
   })
 }
 
+export interface RunTask {
+  input: Uint8Array
+  // measured here, on the worker thread: an oversized result never reaches the gateway or the store
+  maxResultBytes: number
+}
+
 // A job run: the data the synchronous endpoint answers with, as JSON text, or its error.
-export function run(bytes: Uint8Array): Promise<TaskReply<string>> {
+export function run({ input, maxResultBytes }: RunTask): Promise<TaskReply<string>> {
   return reply(async () => {
-    const body = parseAndValidate(bytes, jobBody)
+    const body = parseAndValidate(input, jobBody)
     const value = await OPERATIONS[body.operation].run(body.params as never)
-    return JSON.stringify(value)
+    const text = JSON.stringify(value)
+    // UTF-8 is at most 3 bytes per UTF-16 unit: most results are decided without measuring
+    if (text.length * 3 > maxResultBytes) {
+      const bytes = Buffer.byteLength(text)
+      if (bytes > maxResultBytes) {
+        throw new AppError(
+          'ERR_RESULT_TOO_LARGE',
+          `The job's result is ${bytes} bytes; the plan allows ${maxResultBytes}.`,
+          { limit: 'max_job_result_bytes', max: maxResultBytes, bytes },
+        )
+      }
+    }
+    return text
   })
 }

@@ -32,6 +32,8 @@ export interface JobMeta {
   plan: PlanName
   tier: Tier
   budget_ms: number
+  // a result larger than this fails the job (ERR_RESULT_TOO_LARGE) and is never stored
+  max_result_bytes: number
   status: JobStatus
   created_at: number
   started_at?: number
@@ -45,7 +47,7 @@ export interface JobMeta {
 
 export type NewJob = Pick<
   JobMeta,
-  'id' | 'workspace_id' | 'operation' | 'plan' | 'tier' | 'budget_ms' | 'created_at'
+  'id' | 'workspace_id' | 'operation' | 'plan' | 'tier' | 'budget_ms' | 'max_result_bytes' | 'created_at'
 >
 
 // A job as read back: its record and, once completed, the operation's data as JSON text.
@@ -70,8 +72,10 @@ export type QueueDepth = Record<Tier, Record<DepthState, number>>
 // Where jobs are kept and queued: Redis with BullMQ (run by `npm run worker` processes), or in process.
 export interface JobBackend {
   readonly kind: 'redis' | 'embedded'
-  // durable before it resolves: a job accepted is a job that will run
-  enqueue(job: NewJob, input: Uint8Array): Promise<void>
+  // durable before it resolves: a job accepted is a job that will run. With maxInFlight, refuses with 409
+  // ERR_CONFLICT {limit: 'max_jobs_in_flight', max} when the workspace already has that many jobs queued
+  // or running (checked and added atomically).
+  enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void>
   // undefined for an unknown id and for another workspace's job alike
   read(workspaceId: string, id: string): Promise<StoredJob | undefined>
   // drop an expired job now rather than at its storage expiry

@@ -11,6 +11,13 @@ export const planLimitsSchema = z.object({
   max_binary_bytes: z.number().int().min(1),
   compute_budget_ms: z.number().int().min(1),
   pool: z.enum(['free', 'paid']),
+  // what one workspace may hold (tenant-caps.ts): live keys, projects, environments, jobs queued or
+  // running, and the bytes of one job's result
+  max_keys: z.number().int().min(0),
+  max_projects: z.number().int().min(0),
+  max_environments: z.number().int().min(0),
+  max_jobs_in_flight: z.number().int().min(0),
+  max_job_result_bytes: z.number().int().min(1),
 })
 export type PlanLimits = z.infer<typeof planLimitsSchema>
 
@@ -29,6 +36,11 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
     max_binary_bytes: 1 * MiB,
     compute_budget_ms: 1_000,
     pool: 'free',
+    max_keys: 25,
+    max_projects: 5,
+    max_environments: 15,
+    max_jobs_in_flight: 10,
+    max_job_result_bytes: 1 * MiB,
   },
   pro: {
     monthly_quota: 1_000_000,
@@ -38,6 +50,11 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
     max_binary_bytes: 100 * MiB,
     compute_budget_ms: 10_000,
     pool: 'paid',
+    max_keys: 1_000,
+    max_projects: 100,
+    max_environments: 500,
+    max_jobs_in_flight: 100,
+    max_job_result_bytes: 32 * MiB,
   },
   business: {
     monthly_quota: 20_000_000,
@@ -47,6 +64,11 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
     max_binary_bytes: 1024 * MiB,
     compute_budget_ms: 30_000,
     pool: 'paid',
+    max_keys: 10_000,
+    max_projects: 1_000,
+    max_environments: 5_000,
+    max_jobs_in_flight: 1_000,
+    max_job_result_bytes: 128 * MiB,
   },
 }
 

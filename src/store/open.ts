@@ -23,5 +23,9 @@ export async function openStore(config: Config, options: OpenStoreOptions = {}):
   if (target) {
     return RedisStore.open({ target, policy: { commandTimeoutMs: config.redisCommandTimeoutMs }, ...options })
   }
-  return MemoryStore.open({ dataDir: config.dataDir, ...(options.clock ? { clock: options.clock } : {}) })
+  return MemoryStore.open({
+    dataDir: config.dataDir,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  })
 }

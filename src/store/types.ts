@@ -141,13 +141,17 @@ export interface Store {
   // one default workspace between them, not one each.
   claimBootstrap(): Promise<boolean>
 
-  // Get-or-create by name, so "project: default, environment: production" just works.
-  ensureProject(workspaceId: string, name: string): Promise<Project>
-  ensureEnvironment(projectId: string, name: string, mode: KeyMode): Promise<Environment>
+  // Get-or-create by name, so "project: default, environment: production" just works. With `max`, a
+  // create that would make the workspace hold more than max projects (environments, across its projects)
+  // throws 409 ERR_CONFLICT {limit, max} instead; the check and the create are one atomic step.
+  ensureProject(workspaceId: string, name: string, max?: number): Promise<Project>
+  ensureEnvironment(projectId: string, name: string, mode: KeyMode, max?: number): Promise<Environment>
   listProjects(workspaceId: string): Promise<Project[]>
   listEnvironments(projectId: string): Promise<Environment[]>
 
-  createKey(input: NewKey): Promise<ApiKeyRecord>
+  // With `max`: throws 409 ERR_CONFLICT {limit: 'max_keys', max} when the workspace already has max live
+  // (not revoked, not expired) keys, checked and created atomically.
+  createKey(input: NewKey, max?: number): Promise<ApiKeyRecord>
   getKey(id: string): Promise<ApiKeyRecord | undefined>
   lookupKey(hash: string): Promise<KeyLookup | undefined>
   updateKey(

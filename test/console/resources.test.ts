@@ -85,6 +85,38 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     ])
   })
 
+  it("projects, environments and keys stop at the plan's caps with 409 ERR_CONFLICT {limit, max}", async () => {
+    const c = await start()
+    // sign-up made project "web", environment "production" and key "main"
+    await t.runtime.store.updateWorkspace(me.workspaceId, {
+      overrides: { max_projects: 2, max_environments: 3, max_keys: 2 },
+    })
+    expect((await c.call('POST', `${ws()}/projects`, { name: 'api' })).statusCode).toBe(200)
+    const project = await c.call('POST', `${ws()}/projects`, { name: 'third' })
+    expect(project.statusCode).toBe(409)
+    expect(project.json().error).toMatchObject({
+      code: 'ERR_CONFLICT',
+      details: { limit: 'max_projects', max: 2 },
+    })
+    const envs = `${ws()}/projects/${me.projectId}/environments`
+    expect((await c.call('POST', envs, { name: 'staging', mode: 'test' })).statusCode).toBe(200)
+    const [api] = (await c.call('GET', `${ws()}/projects`))
+      .json()
+      .data.projects.filter((p: { name: string }) => p.name === 'api')
+    expect(
+      (await c.call('POST', `${ws()}/projects/${api.id}/environments`, { name: 'prod', mode: 'live' }))
+        .statusCode,
+    ).toBe(200)
+    // the fourth environment of the workspace, in either project
+    const env = await c.call('POST', envs, { name: 'qa', mode: 'test' })
+    expect(env.statusCode).toBe(409)
+    expect(env.json().error).toMatchObject({ details: { limit: 'max_environments', max: 3 } })
+    expect((await c.call('POST', `${ws()}/keys`, { environment_id: me.environmentId })).statusCode).toBe(200)
+    const key = await c.call('POST', `${ws()}/keys`, { environment_id: me.environmentId })
+    expect(key.statusCode).toBe(409)
+    expect(key.json().error).toMatchObject({ details: { limit: 'max_keys', max: 2 } })
+  })
+
   it('a new key is shown once with a curl line; lists show prefix, scope, created and last used only', async () => {
     const c = await start()
     now += 1000

@@ -45,6 +45,8 @@ export interface JobsAppOptions {
   dataDir?: string
   // Redis only: start the consumer now (default) or later with startWorker()
   worker?: boolean
+  // also listen on a real TLS socket (t.url)
+  listen?: boolean
 }
 
 export type StartJobsApp = (options?: JobsAppOptions) => Promise<JobsApp>
@@ -62,6 +64,7 @@ export function jobsAppStarter(mode: 'embedded' | 'redis', redisUrl?: () => stri
       env,
       overrides: { clock },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.listen ? { listen: true } : {}),
     })
     // a suite meant for Redis must not quietly run against the embedded backend
     if (t.runtime.jobs.kind !== mode) throw new Error(`jobs backend is ${t.runtime.jobs.kind}, not ${mode}`)

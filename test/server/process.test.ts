@@ -68,8 +68,18 @@ describe('the server process', () => {
       const key = await cli('keys', 'create', '--workspace', ws.id, '--name', 'cli', '--families', 'hash')
       expect(key.key).toMatch(/^anvil_live_/)
       expect((await call(key.key)).status).toBe(200)
-      const updated = await cli('workspaces', 'update', ws.id, '--plan', 'pro', '--monthly-quota', '5000')
-      expect(updated.limits).toMatchObject({ monthly_quota: 5000, key_rate_per_second: 50 })
+      const updated = await cli(
+        'workspaces',
+        'update',
+        ws.id,
+        '--plan',
+        'pro',
+        '--monthly-quota',
+        '5000',
+        '--max-keys',
+        '7',
+      )
+      expect(updated.limits).toMatchObject({ monthly_quota: 5000, key_rate_per_second: 50, max_keys: 7 })
       await cli('keys', 'revoke', key.id)
       expect((await call(key.key)).status).toBe(401)
       revokedKey = key.key

@@ -50,9 +50,9 @@ describe('embedded store persistence', () => {
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => a.createWorkspace({ name: `w${i}`, plan: 'free' })),
     )
+    await a.close()
     const b = await MemoryStore.open({ dataDir: dir })
     expect(await b.listWorkspaces()).toHaveLength(50)
-    await a.close()
     await b.close()
   })
 })

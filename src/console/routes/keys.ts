@@ -66,6 +66,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     security: 'sessionCookie',
     operationId: 'consoleCreateKey',
     summary: 'Create a key in an environment (the full key is in this response only)',
+    description: "Past the plan's max_keys live keys: 409 ERR_CONFLICT with details {limit, max}.",
     tags,
     params: workspaceParams,
     body: createKeyConsoleBody,
@@ -79,16 +80,20 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
           issues: [{ path: 'expires_at', message: 'must be in the future' }],
         })
       }
-      const outcome = await createApiKey(store, {
-        workspace_id: workspace.id,
-        project: project.name,
-        environment: environment.name,
-        mode: environment.mode,
-        name: body.name ?? null,
-        families: body.families ?? null,
-        expires_at: body.expires_at ?? null,
-        allowed_cidrs: body.allowed_cidrs ?? null,
-      })
+      const outcome = await createApiKey(
+        store,
+        {
+          workspace_id: workspace.id,
+          project: project.name,
+          environment: environment.name,
+          mode: environment.mode,
+          name: body.name ?? null,
+          families: body.families ?? null,
+          expires_at: body.expires_at ?? null,
+          allowed_cidrs: body.allowed_cidrs ?? null,
+        },
+        deps.plans,
+      )
       if (!outcome.ok) throw failure(outcome)
       return created(request, workspace.id, outcome.record, outcome.key)
     },
@@ -108,7 +113,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       const key = await ownedKey(deps, workspace, params.key_id)
-      const outcome = await rotateApiKey(store, key.id, body.grace_seconds, clock())
+      const outcome = await rotateApiKey(store, key.id, body.grace_seconds, clock(), deps.plans)
       if (!outcome.ok) throw failure(outcome, key.id)
       const [replaces] = await keyViews(deps, workspace.id, [outcome.old!])
       return { ...(await created(request, workspace.id, outcome.record, outcome.key)), replaces: replaces! }

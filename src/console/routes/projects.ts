@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../errors.ts'
+import { effectiveLimits } from '../../limits/plans.ts'
 import { defineRoute } from '../../routes/define.ts'
+import type { Workspace } from '../../store/types.ts'
 import { ownedProject, ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
 import { environmentView, projectViews } from '../views.ts'
@@ -26,6 +28,7 @@ function exists(what: string): AppError {
 // "production" just work); the console creates explicitly and says so when the name is taken.
 export async function projectRoutes(app: FastifyInstance, { deps }: { deps: ConsoleDeps }): Promise<void> {
   const { store } = deps
+  const capsOf = (ws: Workspace) => effectiveLimits(deps.plans, ws.plan, ws.overrides)
 
   defineRoute(app, {
     method: 'GET',
@@ -49,6 +52,7 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
     security: 'sessionCookie',
     operationId: 'consoleCreateProject',
     summary: 'Create a project',
+    description: "Past the plan's max_projects: 409 ERR_CONFLICT with details {limit, max}.",
     tags,
     params: workspaceParams,
     body: createProjectBody,
@@ -57,7 +61,7 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       if ((await store.listProjects(workspace.id)).some((p) => p.name === body.name)) throw exists('project')
-      const project = await store.ensureProject(workspace.id, body.name)
+      const project = await store.ensureProject(workspace.id, body.name, capsOf(workspace).max_projects)
       return { id: project.id, name: project.name, created_at: project.created_at, environments: [] }
     },
   })
@@ -68,6 +72,9 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
     security: 'sessionCookie',
     operationId: 'consoleCreateEnvironment',
     summary: 'Create an environment (live or test mode) in a project',
+    description:
+      "Past the plan's max_environments (counted across the workspace's projects): 409 ERR_CONFLICT with " +
+      'details {limit, max}.',
     tags,
     params: projectParams,
     body: createEnvironmentBody,
@@ -78,7 +85,8 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
       const project = await ownedProject(deps, workspace, params.project_id)
       if ((await store.listEnvironments(project.id)).some((e) => e.name === body.name))
         throw exists('environment')
-      return environmentView(await store.ensureEnvironment(project.id, body.name, body.mode))
+      const max = capsOf(workspace).max_environments
+      return environmentView(await store.ensureEnvironment(project.id, body.name, body.mode, max))
     },
   })
 }

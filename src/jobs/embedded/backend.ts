@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { AppError, ERRORS } from '../../errors.ts'
+import { capExceeded } from '../../limits/tenant-caps.ts'
 import type { PoolSet } from '../../pool/pools.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
@@ -43,6 +44,8 @@ export class EmbeddedJobBackend implements JobBackend {
   #delayed = new Map<NodeJS.Timeout, Tier>()
   #sweeper: NodeJS.Timeout
   #closed = false
+  // workspace id → ids of its jobs queued or running, taken synchronously at submission (max_jobs_in_flight)
+  #inFlight = new Map<string, Set<string>>()
 
   private constructor(options: EmbeddedJobsOptions) {
     this.#o = options
@@ -64,6 +67,7 @@ export class EmbeddedJobBackend implements JobBackend {
     for (const meta of metas) {
       this.#jobs.set(meta.id, meta)
       if (meta.status === 'completed' || meta.status === 'failed') continue
+      this.#take(meta.workspace_id, meta.id)
       if (meta.status === 'active') {
         meta.stalls++
         this.#o.metrics.failed.inc({ operation: meta.operation, reason: 'stalled' })
@@ -80,12 +84,37 @@ export class EmbeddedJobBackend implements JobBackend {
     this.#pump()
   }
 
-  async enqueue(job: NewJob, input: Uint8Array): Promise<void> {
+  #take(workspaceId: string, id: string): void {
+    let ids = this.#inFlight.get(workspaceId)
+    if (!ids) {
+      ids = new Set()
+      this.#inFlight.set(workspaceId, ids)
+    }
+    ids.add(id)
+  }
+
+  #leave(workspaceId: string, id: string): void {
+    const ids = this.#inFlight.get(workspaceId)
+    ids?.delete(id)
+    if (ids?.size === 0) this.#inFlight.delete(workspaceId)
+  }
+
+  async enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void> {
     if (this.#closed)
       throw new AppError('ERR_UNAVAILABLE', 'The server is shutting down.', undefined, { 'retry-after': '1' })
+    // checked and taken before the first await, so concurrent submissions cannot all pass the check
+    const inFlight = this.#inFlight.get(job.workspace_id)?.size ?? 0
+    if (maxInFlight !== undefined && inFlight >= maxInFlight)
+      throw capExceeded('max_jobs_in_flight', maxInFlight)
+    this.#take(job.workspace_id, job.id)
     const meta: JobMeta = { ...job, status: 'queued', attempts: 0, stalls: 0 }
-    await this.#files.writeInput(job.id, input)
-    await this.#files.writeMeta(meta)
+    try {
+      await this.#files.writeInput(job.id, input)
+      await this.#files.writeMeta(meta)
+    } catch (err) {
+      this.#leave(job.workspace_id, job.id)
+      throw err
+    }
     this.#jobs.set(job.id, meta)
     this.#waiting[job.tier].push(meta)
     this.#pump()
@@ -104,6 +133,7 @@ export class EmbeddedJobBackend implements JobBackend {
     const meta = this.#jobs.get(id)
     if (!meta || meta.workspace_id !== workspaceId || this.#running.has(id)) return
     this.#jobs.delete(id)
+    this.#leave(workspaceId, id)
     this.#waiting[meta.tier] = this.#waiting[meta.tier].filter((m) => m.id !== id)
     await this.#files.remove(id)
   }
@@ -205,6 +235,7 @@ export class EmbeddedJobBackend implements JobBackend {
     await this.#files.writeMeta(finished)
     recordOutcome(this.#o.metrics, meta.operation, outcome, durationMs)
     this.#jobs.set(meta.id, finished)
+    this.#leave(meta.workspace_id, meta.id)
     await this.#files.removeInput(meta.id)
     if (outcome.status === 'failed' && outcome.cause) {
       this.#o.log('job crashed its worker thread', { job: meta.id, err: String(outcome.cause) })

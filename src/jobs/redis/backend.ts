@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq'
 import type { Cluster, Redis } from 'ioredis'
 import { AppError } from '../../errors.ts'
+import { capExceeded } from '../../limits/tenant-caps.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
 import type { JobBackend, NewJob, QueueDepth, StoredJob, Tier } from '../types.ts'
@@ -55,13 +56,15 @@ export class RedisJobBackend implements JobBackend {
     return new RedisJobBackend(client, options.prefix ?? DEFAULT_PREFIX, options.resultTtlSeconds)
   }
 
-  async enqueue(job: NewJob, input: Uint8Array): Promise<void> {
+  async enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void> {
+    let created: boolean
     try {
       // record first: a worker never takes up a job whose record is not there yet
-      await this.#records.create(job, input)
+      created = await this.#records.create(job, input, maxInFlight)
     } catch (err) {
       throw unavailable(err)
     }
+    if (!created) throw capExceeded('max_jobs_in_flight', maxInFlight!)
     try {
       const data: JobData = { workspace_id: job.workspace_id, operation: job.operation }
       await this.#queues[job.tier].add(job.operation, data, jobOptions(job, this.#ttlSeconds))

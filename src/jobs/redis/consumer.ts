@@ -81,7 +81,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       try {
         outcome = await runJob(
           pools,
-          { workspace_id: ws, tier, budget_ms: started.budgetMs },
+          { workspace_id: ws, tier, budget_ms: started.budgetMs, max_result_bytes: started.maxResultBytes },
           started.input,
           stop.signal,
         )

@@ -6,7 +6,7 @@
 -- ARGV[2]  runs of this job lost so far to dying workers (BullMQ's stalled counter)
 --
 -- Returns {} when the record is gone (expired), {'finished'} when the job already has its outcome, else
--- {'run', budget_ms, input} after setting status = active, started_at = now, attempts + 1.
+-- {'run', budget_ms, input, max_result_bytes} after setting status = active, started_at = now, attempts + 1.
 
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
@@ -17,5 +17,6 @@ if status == 'completed' or status == 'failed' then
 end
 redis.call('HSET', KEYS[1], 'status', 'active', 'started_at', ARGV[1], 'stalls', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-local run = redis.call('HMGET', KEYS[1], 'budget_ms', 'input')
-return {'run', run[1], run[2]}
+local run = redis.call('HMGET', KEYS[1], 'budget_ms', 'input', 'max_result_bytes')
+-- a record written before results were capped has no max_result_bytes: '' (no cap)
+return {'run', run[1], run[2], run[3] or ''}

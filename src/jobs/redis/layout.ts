@@ -19,6 +19,12 @@ export function recordKey(prefix: string, workspaceId: string, id: string): stri
   return `${prefix}:{ws:${workspaceId}}:job:${id}`
 }
 
+// The workspace's jobs queued or running (a sorted set of ids by submission time), under the same hash tag
+// as their records, so the cap on jobs in flight is checked and taken in one script.
+export function inFlightKey(prefix: string, workspaceId: string): string {
+  return `${prefix}:{ws:${workspaceId}}:jobs:inflight`
+}
+
 // What BullMQ carries: enough to find the record. The input stays out of the queue, so BullMQ's scripts,
 // listings and retries never move tens of megabytes.
 export interface JobData {

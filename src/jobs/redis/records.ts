@@ -12,16 +12,20 @@ import {
   type StoredJob,
   type Tier,
 } from '../types.ts'
-import { recordKey } from './layout.ts'
+import { inFlightKey, recordKey } from './layout.ts'
 
 const SCRIPTS = {
-  anvilJobStart: 'job-start.lua',
-  anvilJobFinish: 'job-finish.lua',
-  anvilJobRequeue: 'job-requeue.lua',
+  anvilJobStart: { file: 'job-start.lua', keys: 1 },
+  anvilJobFinish: { file: 'job-finish.lua', keys: 2 },
+  anvilJobRequeue: { file: 'job-requeue.lua', keys: 1 },
+  anvilJobCreate: { file: 'job-create.lua', keys: 2 },
 } as const
 
 const sources = Object.fromEntries(
-  Object.entries(SCRIPTS).map(([name, file]) => [name, readFileSync(new URL(file, import.meta.url), 'utf8')]),
+  Object.entries(SCRIPTS).map(([name, s]) => [
+    name,
+    { lua: readFileSync(new URL(s.file, import.meta.url), 'utf8'), numberOfKeys: s.keys },
+  ]),
 )
 
 declare module 'ioredis' {
@@ -29,14 +33,25 @@ declare module 'ioredis' {
     anvilJobStartBuffer(record: string, now: number, stalls: number): Result<Buffer[], Context>
     anvilJobFinish(
       record: string,
+      inFlight: string,
       status: string,
       finishedAt: number,
       expiresAt: number,
       ttlMs: number,
       field: 'result' | 'error',
       value: string,
+      id: string,
     ): Result<number, Context>
     anvilJobRequeue(record: string): Result<number, Context>
+    anvilJobCreate(
+      record: string,
+      inFlight: string,
+      max: number,
+      ttlMs: number,
+      id: string,
+      createdAt: number,
+      ...fields: (string | Buffer)[]
+    ): Result<number, Context>
   }
 }
 
@@ -46,6 +61,7 @@ const META_FIELDS = [
   'plan',
   'tier',
   'budget_ms',
+  'max_result_bytes',
   'status',
   'created_at',
   'started_at',
@@ -71,6 +87,8 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
     plan: f.plan as PlanName,
     tier: f.tier as Tier,
     budget_ms: Number(f.budget_ms),
+    // records written before results were capped: no cap
+    max_result_bytes: f.max_result_bytes ? Number(f.max_result_bytes) : Number.MAX_SAFE_INTEGER,
     status: f.status as JobStatus,
     created_at: Number(f.created_at),
     started_at: optionalNumber(f.started_at),
@@ -86,7 +104,7 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
 export type StartReply =
   | { state: 'gone' }
   | { state: 'finished' }
-  | { state: 'run'; budgetMs: number; input: Uint8Array }
+  | { state: 'run'; budgetMs: number; maxResultBytes: number; input: Uint8Array }
 
 // A job's record: one hash under the workspace's hash tag, holding the status, the input until the job
 // finishes and then the result. Every change that depends on the current status is one Lua script.
@@ -95,7 +113,7 @@ export class JobRecords {
   #prefix: string
 
   constructor(client: Redis | Cluster, prefix: string) {
-    for (const [name, lua] of Object.entries(sources)) client.defineCommand(name, { lua, numberOfKeys: 1 })
+    for (const [name, script] of Object.entries(sources)) client.defineCommand(name, script)
     this.#client = client
     this.#prefix = prefix
   }
@@ -104,23 +122,55 @@ export class JobRecords {
     return recordKey(this.#prefix, workspaceId, id)
   }
 
-  async create(job: NewJob, input: Uint8Array): Promise<void> {
+  inFlightKey(workspaceId: string): string {
+    return inFlightKey(this.#prefix, workspaceId)
+  }
+
+  // false: the workspace already has maxInFlight jobs queued or running
+  async create(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<boolean> {
     const key = this.key(job.workspace_id, job.id)
-    const fields = {
+    const fields: Record<string, string | Buffer> = {
       workspace_id: job.workspace_id,
       operation: job.operation,
       plan: job.plan,
       tier: job.tier,
       budget_ms: String(job.budget_ms),
+      max_result_bytes: String(job.max_result_bytes),
       status: 'queued',
       created_at: String(job.created_at),
       attempts: '0',
       stalls: '0',
       input: Buffer.from(input.buffer, input.byteOffset, input.byteLength),
     }
-    const replies = await this.#client.multi().hset(key, fields).pexpire(key, PENDING_TTL_MS).exec()
-    const failed = replies?.find(([err]) => err)
-    if (!replies || failed) throw failed?.[0] ?? new Error('job record transaction aborted')
+    const inFlight = this.inFlightKey(job.workspace_id)
+    const args = Object.entries(fields).flat()
+    const create = () =>
+      this.#client.anvilJobCreate(
+        key,
+        inFlight,
+        maxInFlight ?? -1,
+        PENDING_TTL_MS,
+        job.id,
+        job.created_at,
+        ...args,
+      )
+    if ((await create()) === 1) return true
+    // full: entries whose record is gone (expired unfinished) or finished without leaving are stale
+    if ((await this.#prune(job.workspace_id)) === 0) return false
+    return (await create()) === 1
+  }
+
+  // Takes out of the in-flight set the ids whose job is no longer queued or running. Safe at any time: a
+  // job that left the set is never counted again, and one that is still in flight stays.
+  async #prune(workspaceId: string): Promise<number> {
+    const inFlight = this.inFlightKey(workspaceId)
+    const ids = await this.#client.zrange(inFlight, '0', '-1')
+    const statuses = await Promise.all(
+      ids.map((id) => this.#client.hget(this.key(workspaceId, id), 'status')),
+    )
+    const stale = ids.filter((_, i) => statuses[i] !== 'queued' && statuses[i] !== 'active')
+    if (stale.length > 0) await this.#client.zrem(inFlight, ...stale)
+    return stale.length
   }
 
   async read(workspaceId: string, id: string): Promise<StoredJob | undefined> {
@@ -135,9 +185,15 @@ export class JobRecords {
   async start(workspaceId: string, id: string, now: number, stalls: number): Promise<StartReply> {
     const reply = await this.#client.anvilJobStartBuffer(this.key(workspaceId, id), now, stalls)
     if (reply.length === 1) return { state: 'finished' }
-    // a record without its input cannot run either (Lua drops a trailing nil from the reply)
-    if (reply.length < 3) return { state: 'gone' }
-    return { state: 'run', budgetMs: Number(reply[1]!.toString()), input: reply[2]! }
+    // a record without its input cannot run either
+    if (reply.length < 3 || !reply[2]) return { state: 'gone' }
+    const max = reply[3]?.toString()
+    return {
+      state: 'run',
+      budgetMs: Number(reply[1]!.toString()),
+      maxResultBytes: max ? Number(max) : Number.MAX_SAFE_INTEGER,
+      input: reply[2],
+    }
   }
 
   // true when this call recorded the outcome (the first finisher); the record then lives ttlMs
@@ -147,7 +203,19 @@ export class JobRecords {
         ? (['result', outcome.result] as const)
         : (['error', JSON.stringify(outcome.error)] as const)
     const key = this.key(workspaceId, id)
-    const done = await this.#client.anvilJobFinish(key, outcome.status, now, now + ttlMs, ttlMs, field, value)
+    const inFlight = this.inFlightKey(workspaceId)
+    const expires = now + ttlMs
+    const done = await this.#client.anvilJobFinish(
+      key,
+      inFlight,
+      outcome.status,
+      now,
+      expires,
+      ttlMs,
+      field,
+      value,
+      id,
+    )
     return done === 1
   }
 
@@ -156,6 +224,6 @@ export class JobRecords {
   }
 
   async forget(workspaceId: string, id: string): Promise<void> {
-    await this.#client.del(this.key(workspaceId, id))
+    await this.#client.multi().del(this.key(workspaceId, id)).zrem(this.inFlightKey(workspaceId), id).exec()
   }
 }

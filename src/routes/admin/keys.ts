@@ -24,7 +24,7 @@ function failure(outcome: Extract<KeyOutcome, { ok: false }>): AppError {
 }
 
 export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions): Promise<void> {
-  const { store, clock } = options
+  const { store, clock, plans } = options
   const tags = ['Admin']
 
   defineRoute(app, {
@@ -36,9 +36,12 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     tags,
     body: createKeyBody,
     response: keyCreatedSchema,
-    errors: ['ERR_NOT_FOUND'],
+    description:
+      "A workspace holds at most its plan's max_keys live keys, max_projects projects and max_environments " +
+      'environments; a create past one answers 409 ERR_CONFLICT with details {limit, max}.',
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ body }) => {
-      const outcome = await createApiKey(store, body)
+      const outcome = await createApiKey(store, body, plans)
       if (!outcome.ok) throw failure(outcome)
       return { id: outcome.record.id, key: outcome.key, prefix: outcome.record.prefix }
     },
@@ -83,9 +86,10 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     params: idParams,
     body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
     response: keyCreatedSchema.extend({ replaces: keySchema }),
-    errors: ['ERR_NOT_FOUND'],
+    description: 'The replacement counts against max_keys (409 ERR_CONFLICT {limit, max} when full).',
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body }) => {
-      const outcome = await rotateApiKey(store, params.id, body.grace_seconds, clock())
+      const outcome = await rotateApiKey(store, params.id, body.grace_seconds, clock(), plans)
       if (!outcome.ok) throw failure(outcome)
       return {
         id: outcome.record.id,

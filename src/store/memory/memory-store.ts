@@ -1,8 +1,9 @@
-import { join } from 'node:path'
 import type { KeyMode } from '../../keys/format.ts'
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
+import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
 import { newId } from '../ids.ts'
+import type { StoreLog } from '../redis/connection.ts'
 import type {
   ApiKeyRecord,
   Charge,
@@ -18,14 +19,10 @@ import type {
   UsageCounts,
   Workspace,
 } from '../types.ts'
+import { lockDataDir } from './data-dir-lock.ts'
+import { Journal } from './journal.ts'
 import { decide } from './limiter.ts'
-import { readJsonIfExists, SnapshotWriter } from './persist.ts'
-
-interface WorkspaceUsage {
-  workspace: UsageCounts
-  keys: Record<string, UsageCounts>
-  daily: Record<string, number>
-}
+import { snapshotPieces, type UsageLine, type WorkspaceUsage } from './snapshot-pieces.ts'
 
 interface Snapshot {
   version: 1
@@ -41,12 +38,24 @@ export interface MemoryStoreOptions {
   dataDir: string | null
   clock?: () => number
   usageFlushMs?: number
+  log?: StoreLog
+  // tests: compaction thresholds and the first retry delay of a failed write (journal.ts)
+  journal?: { compactRatio?: number; minCompactBytes?: number; retryMs?: number }
 }
+
+type Entry =
+  | { t: 'workspace'; v: Workspace }
+  | { t: 'project'; v: Project }
+  | { t: 'environment'; v: Environment }
+  | { t: 'key'; v: ApiKeyRecord }
+  | UsageLine
 
 const emptyCounts = (): UsageCounts => ({ requests: 0, refused_rate: 0, refused_quota: 0 })
 
-// The embedded store: state in memory; durable records written to DATA_DIR/store.json atomically on
-// every change, usage counters every few seconds and at close.
+// The embedded store: state in memory; each change to a durable record is one line appended to
+// DATA_DIR/store.<n>.log (fsynced before the call resolves), usage counters every few seconds and at
+// close; compaction folds the logs into DATA_DIR/store.json off the request path (journal.ts).
+// DATA_DIR/.lock keeps a second process out.
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const
   #workspaces = new Map<string, Workspace>()
@@ -59,27 +68,69 @@ export class MemoryStore implements Store {
   #tats = new Map<string, number>()
   #listeners = new Set<(event: StoreEvent) => void>()
   #clock: () => number
-  #writer: SnapshotWriter | null
-  #usageDirty = false
+  #journal: Journal | null = null
+  #release: (() => Promise<void>) | undefined
+  // month → workspace id → key ids whose counters changed since the last usage line
+  #usageDirty = new Map<string, Map<string, Set<string>>>()
   #flushTimer: NodeJS.Timeout | undefined
 
   private constructor(options: MemoryStoreOptions) {
     this.#clock = options.clock ?? Date.now
-    this.#writer = options.dataDir
-      ? new SnapshotWriter(join(options.dataDir, 'store.json'), () => JSON.stringify(this.#snapshot()))
-      : null
   }
 
   static async open(options: MemoryStoreOptions): Promise<MemoryStore> {
     const store = new MemoryStore(options)
     if (options.dataDir) {
-      const snap = await readJsonIfExists<Snapshot>(join(options.dataDir, 'store.json'))
-      if (snap) store.#load(snap)
+      const dataDir = options.dataDir
+      store.#release = await lockDataDir(dataDir)
+      try {
+        store.#journal = await Journal.open(
+          {
+            dir: dataDir,
+            name: 'store',
+            snapshot: () => snapshotPieces(store.#snapshot()),
+            log: options.log ?? (() => {}),
+            ...options.journal,
+          },
+          {
+            snapshot: (doc) => doc && store.#load(doc as unknown as Snapshot),
+            entry: (entry) => store.#apply(entry as unknown as Entry),
+          },
+        )
+      } catch (err) {
+        await store.#release()
+        throw err
+      }
       const every = options.usageFlushMs ?? 5_000
-      store.#flushTimer = setInterval(() => void store.#flushUsage(), every)
+      store.#flushTimer = setInterval(() => store.#flushUsage(), every)
       store.#flushTimer.unref()
     }
     return store
+  }
+
+  #apply(entry: Entry): void {
+    switch (entry.t) {
+      case 'workspace':
+        this.#workspaces.set(entry.v.id, entry.v)
+        break
+      case 'project':
+        this.#projects.set(entry.v.id, entry.v)
+        break
+      case 'environment':
+        this.#environments.set(entry.v.id, entry.v)
+        break
+      case 'key':
+        this.#keys.set(entry.v.id, entry.v)
+        this.#keysByHash.set(entry.v.hash, entry.v)
+        break
+      case 'usage': {
+        const u = this.#usageFor(entry.m, entry.w)
+        u.workspace = entry.c
+        Object.assign(u.keys, entry.k)
+        u.daily = entry.d
+        break
+      }
+    }
   }
 
   #load(snap: Snapshot): void {
@@ -104,13 +155,36 @@ export class MemoryStore implements Store {
     }
   }
 
-  async #persist(): Promise<void> {
-    this.#usageDirty = false
-    await this.#writer?.write()
+  // A durable change: resolves once its log line is on disk.
+  async #persist(entry: Entry): Promise<void> {
+    await this.#journal?.append(entry as unknown as Record<string, unknown>)
   }
 
-  async #flushUsage(): Promise<void> {
-    if (this.#usageDirty) await this.#persist().catch(() => {})
+  // Counters change on every request: one line per workspace and month, with only the keys that moved.
+  #flushUsage(): void {
+    if (!this.#journal) return
+    for (const [m, byWs] of this.#usageDirty) {
+      for (const [w, keyIds] of byWs) {
+        const u = this.#usageFor(m, w)
+        const k = Object.fromEntries([...keyIds].map((id) => [id, { ...u.keys[id]! }]))
+        this.#journal.note({ t: 'usage', m, w, c: { ...u.workspace }, k, d: { ...u.daily } })
+      }
+    }
+    this.#usageDirty.clear()
+  }
+
+  #markUsage(month: string, workspaceId: string, keyId: string): void {
+    let byWs = this.#usageDirty.get(month)
+    if (!byWs) {
+      byWs = new Map()
+      this.#usageDirty.set(month, byWs)
+    }
+    let keys = byWs.get(workspaceId)
+    if (!keys) {
+      keys = new Set()
+      byWs.set(workspaceId, keys)
+    }
+    keys.add(keyId)
   }
 
   #emit(event: StoreEvent): void {
@@ -121,14 +195,26 @@ export class MemoryStore implements Store {
     return new Date(this.#clock()).toISOString()
   }
 
+  // Folds the logs into a snapshot now (it also happens on its own as the logs grow, and at close).
+  async compact(): Promise<void> {
+    this.#flushUsage()
+    await this.#journal?.compact()
+  }
+
   async ready(): Promise<boolean> {
     return true
   }
 
   async close(): Promise<void> {
     clearInterval(this.#flushTimer)
-    if (this.#writer) await this.#persist()
     this.#listeners.clear()
+    if (!this.#journal) return
+    this.#flushUsage()
+    try {
+      await this.#journal.close()
+    } finally {
+      await this.#release?.()
+    }
   }
 
   // one process: every change is told to the listeners before it resolves
@@ -150,7 +236,7 @@ export class MemoryStore implements Store {
       created_at: this.#now(),
     }
     this.#workspaces.set(ws.id, ws)
-    await this.#persist()
+    await this.#persist({ t: 'workspace', v: ws })
     return structuredClone(ws)
   }
 
@@ -167,8 +253,10 @@ export class MemoryStore implements Store {
     if (!ws) return undefined
     if (patch.plan) ws.plan = patch.plan
     if (patch.overrides) ws.overrides = { ...ws.overrides, ...patch.overrides }
-    await this.#persist()
+    // caches hear of the change even if the disk refuses it for now: it is in force in memory
+    const saved = this.#persist({ t: 'workspace', v: ws })
     this.#emit({ type: 'workspace', id })
+    await saved
     return structuredClone(ws)
   }
 
@@ -183,22 +271,37 @@ export class MemoryStore implements Store {
     return true
   }
 
-  async ensureProject(workspaceId: string, name: string): Promise<Project> {
+  // Checks and creates without an await in between: one event-loop turn is this store's atomic step.
+  async ensureProject(workspaceId: string, name: string, max?: number): Promise<Project> {
+    let count = 0
     for (const p of this.#projects.values()) {
-      if (p.workspace_id === workspaceId && p.name === name) return structuredClone(p)
+      if (p.workspace_id !== workspaceId) continue
+      if (p.name === name) return structuredClone(p)
+      count++
     }
+    if (max !== undefined && count >= max) throw capExceeded('max_projects', max)
     const p: Project = { id: newId('prj'), workspace_id: workspaceId, name, created_at: this.#now() }
     this.#projects.set(p.id, p)
-    await this.#persist()
+    await this.#persist({ t: 'project', v: p })
     return structuredClone(p)
   }
 
-  async ensureEnvironment(projectId: string, name: string, mode: KeyMode): Promise<Environment> {
+  async ensureEnvironment(
+    projectId: string,
+    name: string,
+    mode: KeyMode,
+    max?: number,
+  ): Promise<Environment> {
     for (const e of this.#environments.values()) {
       if (e.project_id === projectId && e.name === name) return structuredClone(e)
     }
     const project = this.#projects.get(projectId)
     if (!project) throw new Error(`unknown project ${projectId}`)
+    if (max !== undefined) {
+      let count = 0
+      for (const e of this.#environments.values()) if (e.workspace_id === project.workspace_id) count++
+      if (count >= max) throw capExceeded('max_environments', max)
+    }
     const e: Environment = {
       id: newId('env'),
       workspace_id: project.workspace_id,
@@ -208,7 +311,7 @@ export class MemoryStore implements Store {
       created_at: this.#now(),
     }
     this.#environments.set(e.id, e)
-    await this.#persist()
+    await this.#persist({ t: 'environment', v: e })
     return structuredClone(e)
   }
 
@@ -220,7 +323,14 @@ export class MemoryStore implements Store {
     return structuredClone([...this.#environments.values()].filter((e) => e.project_id === projectId))
   }
 
-  async createKey(input: NewKey): Promise<ApiKeyRecord> {
+  async createKey(input: NewKey, max?: number): Promise<ApiKeyRecord> {
+    if (max !== undefined) {
+      const now = this.#now()
+      let live = 0
+      for (const k of this.#keys.values())
+        if (k.workspace_id === input.workspace_id && isLiveKey(k, now)) live++
+      if (live >= max) throw capExceeded('max_keys', max)
+    }
     const key: ApiKeyRecord = {
       ...input,
       id: newId('key'),
@@ -230,7 +340,7 @@ export class MemoryStore implements Store {
     }
     this.#keys.set(key.id, key)
     this.#keysByHash.set(key.hash, key)
-    await this.#persist()
+    await this.#persist({ t: 'key', v: key })
     return structuredClone(key)
   }
 
@@ -253,8 +363,10 @@ export class MemoryStore implements Store {
     const key = this.#keys.get(id)
     if (!key) return undefined
     Object.assign(key, patch)
-    await this.#persist()
+    // a revocation reaches the caches even if the disk refuses it for now: it is in force in memory
+    const saved = this.#persist({ t: 'key', v: key })
     this.#emit({ type: 'key', hash: key.hash })
+    await saved
     return structuredClone(key)
   }
 
@@ -282,7 +394,7 @@ export class MemoryStore implements Store {
       { key: this.#tats.get(keyTatId), workspace: this.#tats.get(wsTatId) },
       { workspaceMonth: usage.workspace.requests, keyMonth: keyUsage.requests },
     )
-    this.#usageDirty = true
+    this.#markUsage(monthOf(now), req.workspaceId, req.keyId)
     if (decision.allowed) {
       this.#tats.set(keyTatId, keyTat)
       this.#tats.set(wsTatId, workspaceTat)

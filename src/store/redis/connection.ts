@@ -1,7 +1,11 @@
 import type { Cluster, Redis } from 'ioredis'
 import { describeTarget, type RedisTarget } from './client.ts'
 
-export type StoreLog = (level: 'info' | 'warn', message: string, detail: Record<string, unknown>) => void
+export type StoreLog = (
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  detail: Record<string, unknown>,
+) => void
 
 // Auto-pipelining keeps one batch in flight per connection, so a command queued behind a batch that
 // hangs would wait for that batch's timeout before its own even starts: calls on the request path get

@@ -1,8 +1,10 @@
 import type { Cluster, Redis } from 'ioredis'
+import { AppError } from '../../errors.ts'
 import { randomBase62 } from '../../keys/base62.ts'
 import type { KeyMode } from '../../keys/format.ts'
 import { monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
+import { capExceeded } from '../../limits/tenant-caps.ts'
 import { newId } from '../ids.ts'
 import type {
   ApiKeyRecord,
@@ -56,6 +58,15 @@ export interface RedisStoreOptions {
   log?: StoreLog
   // told every command's latency and failures (metrics)
   observer?: RedisObserver
+}
+
+// tries of a capped create that lost a race with another create in the same workspace
+const CAS_ATTEMPTS = 10
+
+function contended(): AppError {
+  return new AppError('ERR_UNAVAILABLE', 'Too many changes at once in this workspace; retry.', undefined, {
+    'retry-after': '1',
+  })
 }
 
 const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
@@ -181,21 +192,29 @@ export class RedisStore implements Store {
     return (await this.#client.set(this.#k.bootstrap(), this.#now(), 'NX')) === 'OK'
   }
 
-  async ensureProject(workspaceId: string, name: string): Promise<Project> {
+  async ensureProject(workspaceId: string, name: string, max?: number): Promise<Project> {
     const hash = this.#k.projects(workspaceId)
     const existing = await this.#client.hget(hash, name)
     if (existing) return JSON.parse(existing) as Project
     const proposed: Project = { id: newId('prj'), workspace_id: workspaceId, name, created_at: this.#now() }
     // the index goes first, so whoever sees the project can also find its workspace
     await this.#client.set(this.#k.projectWorkspace(proposed.id), workspaceId)
-    const stored = JSON.parse(
-      await this.#client.anvilEnsureField(hash, name, JSON.stringify(proposed)),
-    ) as Project
+    const reply = await this.#client.anvilEnsureField(hash, name, JSON.stringify(proposed), max ?? -1)
+    if (reply === '') {
+      await this.#client.del(this.#k.projectWorkspace(proposed.id))
+      throw capExceeded('max_projects', max!)
+    }
+    const stored = JSON.parse(reply) as Project
     if (stored.id !== proposed.id) await this.#client.del(this.#k.projectWorkspace(proposed.id))
     return stored
   }
 
-  async ensureEnvironment(projectId: string, name: string, mode: KeyMode): Promise<Environment> {
+  async ensureEnvironment(
+    projectId: string,
+    name: string,
+    mode: KeyMode,
+    max?: number,
+  ): Promise<Environment> {
     const workspaceId = await this.#client.get(this.#k.projectWorkspace(projectId))
     if (!workspaceId) throw new Error(`unknown project ${projectId}`)
     const hash = this.#k.environments(workspaceId, projectId)
@@ -209,9 +228,17 @@ export class RedisStore implements Store {
       mode,
       created_at: this.#now(),
     }
-    return JSON.parse(
-      await this.#client.anvilEnsureField(hash, name, JSON.stringify(proposed)),
-    ) as Environment
+    const value = JSON.stringify(proposed)
+    // the script checks it was handed every project; a project created meanwhile means list and retry
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const projectIds = max === undefined ? [] : (await this.listProjects(workspaceId)).map((p) => p.id)
+      const envHashes = projectIds.map((id) => this.#k.environments(workspaceId, id))
+      const keys = [this.#k.projects(workspaceId), hash, ...envHashes]
+      const reply = await this.#client.anvilEnsureEnvironment(keys.length, ...keys, name, value, max ?? -1)
+      if (reply === '') throw capExceeded('max_environments', max!)
+      if (reply !== null) return JSON.parse(reply) as Environment
+    }
+    throw contended()
   }
 
   async listProjects(workspaceId: string): Promise<Project[]> {
@@ -226,7 +253,7 @@ export class RedisStore implements Store {
     return values.map((v) => JSON.parse(v) as Environment).sort(byCreation)
   }
 
-  async createKey(input: NewKey): Promise<ApiKeyRecord> {
+  async createKey(input: NewKey, max?: number): Promise<ApiKeyRecord> {
     const key: ApiKeyRecord = {
       ...input,
       id: newId('key'),
@@ -235,13 +262,17 @@ export class RedisStore implements Store {
       created_at: this.#now(),
     }
     const ws = key.workspace_id
-    const results = await this.#client
-      .multi()
-      .hset(this.#k.key(ws, key.id), ...encodeKey(key))
-      .sadd(this.#k.keys(ws), key.id)
-      .exec()
-    const failed = results?.find(([err]) => err)
-    if (!results || failed) throw failed?.[0] ?? new Error('key creation was aborted')
+    const fields = encodeKey(key)
+    // the script counts the live keys of the set it is handed and checks it was handed all of them
+    let created = -1
+    for (let attempt = 0; attempt < CAS_ATTEMPTS && created === -1; attempt++) {
+      const ids = max === undefined ? [] : await this.#client.smembers(this.#k.keys(ws))
+      const keys = [this.#k.keys(ws), this.#k.key(ws, key.id), ...ids.map((id) => this.#k.key(ws, id))]
+      const now = JSON.stringify(new Date(this.#clock ? this.#clock() : Date.now()).toISOString())
+      created = await this.#client.anvilCreateKey(keys.length, ...keys, max ?? -1, now, key.id, ...fields)
+    }
+    if (created === 0) throw capExceeded('max_keys', max!)
+    if (created !== 1) throw contended()
     // the indexes last: a key becomes findable only once its record is complete
     await Promise.all([
       this.#client.set(this.#k.keyWorkspace(key.id), ws),

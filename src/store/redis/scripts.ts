@@ -9,6 +9,9 @@ const SCRIPTS = {
   anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
   anvilRefund: { file: 'refund.lua', numberOfKeys: 1 },
+  // variable key counts: the caller passes numkeys first
+  anvilEnsureEnvironment: { file: 'ensure-environment.lua', numberOfKeys: undefined },
+  anvilCreateKey: { file: 'create-key.lua', numberOfKeys: undefined },
 } as const
 
 const sources = Object.fromEntries(
@@ -34,13 +37,21 @@ declare module 'ioredis' {
       otherEnd: string,
     ): Result<number[], Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
-    anvilEnsureField(hash: string, field: string, value: string): Result<string, Context>
     anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>
+    anvilEnsureField(hash: string, field: string, value: string, max: number): Result<string, Context>
+    anvilEnsureEnvironment(
+      numKeys: number,
+      ...keysThenArgs: (string | number)[]
+    ): Result<string | null, Context>
+    anvilCreateKey(numKeys: number, ...keysThenArgs: (string | number)[]): Result<number, Context>
   }
 }
 
 export function defineScripts(client: Redis | Cluster): void {
   for (const [name, s] of Object.entries(SCRIPTS)) {
-    client.defineCommand(name, { lua: sources[name]!, numberOfKeys: s.numberOfKeys })
+    client.defineCommand(name, {
+      lua: sources[name]!,
+      ...(s.numberOfKeys === undefined ? {} : { numberOfKeys: s.numberOfKeys }),
+    })
   }
 }

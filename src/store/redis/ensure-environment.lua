@@ -1,0 +1,33 @@
+-- anvilEnsureEnvironment: get-or-create an environment by name in its project; with a cap, refuses a
+-- create that would make the workspace hold more than ARGV[3] environments across all its projects.
+--
+-- KEYS[1]  the workspace's projects hash (<p>:{ws:<id>}:projects), to check KEYS[3..] is every project
+-- KEYS[2]  the project's environments hash (<p>:{ws:<id>}:envs:<project id>)
+-- KEYS[3..] the environments hash of each of the workspace's projects, as the caller read them
+-- ARGV[1]  the name
+-- ARGV[2]  value to store if absent (the new record, JSON)
+-- ARGV[3]  most environments the workspace may hold; -1 for no cap
+--
+-- Returns the stored value (created or existing); '' when the workspace is full; nil when a project
+-- was created since the caller listed them (the caller lists again and retries).
+
+local existing = redis.call('HGET', KEYS[2], ARGV[1])
+if existing then
+  return existing
+end
+local max = tonumber(ARGV[3])
+if max >= 0 then
+  -- projects are never deleted: the same count means the same projects
+  if redis.call('HLEN', KEYS[1]) ~= #KEYS - 2 then
+    return false
+  end
+  local count = 0
+  for i = 3, #KEYS do
+    count = count + redis.call('HLEN', KEYS[i])
+  end
+  if count >= max then
+    return ''
+  end
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return ARGV[2]
