@@ -426,7 +426,7 @@ export class MemoryStore implements Store {
     if (keyUsage) keyUsage.requests = down(keyUsage.requests)
     const day = `${charge.month}-${charge.day}`
     if (usage.daily[day] !== undefined) usage.daily[day] = down(usage.daily[day])
-    this.#usageDirty = true
+    this.#markUsage(charge.month, charge.workspaceId, charge.keyId)
   }
 
   async usage(workspaceId: string, month?: string): Promise<Usage> {
