@@ -40,6 +40,8 @@ export interface CounterWindow {
 
 export interface AccountStore {
   readonly kind: 'memory' | 'redis'
+  // for /readyz: the store answers (memory: always)
+  ready(): Promise<boolean>
   close(): Promise<void>
 
   // undefined when the email is already registered (checked and claimed atomically)
