@@ -7,6 +7,7 @@ import { accessControl } from './plugins/access.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
+import { keyActivityHook } from './plugins/key-activity.ts'
 import { metricsHooks } from './plugins/metrics.ts'
 import { genReqId, requestContext } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
@@ -71,9 +72,16 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     metrics: runtime.metrics,
   })
   await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
+  await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
 
-  await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.store.ready() })
+  await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.ready() })
   await app.register(v1Routes)
-  await app.register(consoleRoutes, { store: runtime.store, config, clock: runtime.clock })
+  await app.register(consoleRoutes, {
+    store: runtime.store,
+    config,
+    clock: runtime.clock,
+    accounts: runtime.accounts,
+    activity: runtime.keyActivity,
+  })
   return app
 }

@@ -15,11 +15,18 @@ export interface Metrics {
   redis: RedisObserver
 }
 
-// One registry per process; labels are bounded (route patterns, plans, reasons), never ids.
-export function createMetrics(): Metrics {
+// A process's registry with what every Anvil process reports: Node's default metrics and event-loop
+// utilization (the gateway and the job worker both start from it).
+export function createProcessRegistry(): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'anvil_' })
   registerEventLoopUtilization(registry)
+  return registry
+}
+
+// One registry per process; labels are bounded (route patterns, plans, reasons), never ids.
+export function createMetrics(): Metrics {
+  const registry = createProcessRegistry()
   const labelNames = ['route', 'method', 'status_class', 'plan'] as const
   return {
     registry,

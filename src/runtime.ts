@@ -1,5 +1,8 @@
 import pino from 'pino'
 import type { Config } from './config.ts'
+import { KeyActivity } from './console/key-activity.ts'
+import { openAccountStore } from './console/store/open.ts'
+import type { AccountStore } from './console/store/types.ts'
 import { openJobs } from './jobs/open.ts'
 import type { JobService } from './jobs/service.ts'
 import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
@@ -8,8 +11,8 @@ import { type LogSink, openLogSink } from './logger.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
 import { registerRedisUp } from './observability/redis-metrics.ts'
 import { createDispatcher, type Dispatcher } from './pool/dispatch.ts'
-import { createPoolMetrics } from './pool/metrics.ts'
-import { createPools, type PoolSet } from './pool/pools.ts'
+import { openPools } from './pool/open.ts'
+import type { PoolSet } from './pool/pools.ts'
 import { openStore } from './store/open.ts'
 import type { Store } from './store/types.ts'
 
@@ -27,7 +30,13 @@ export interface Runtime {
   dispatcher: Dispatcher
   // async jobs: queued on Redis for job workers, or run here (src/jobs/)
   jobs: JobService
+  // the console's accounts and sessions (Redis when configured, like the store), and the API keys'
+  // "last used" times the gateway records into it
+  accounts: AccountStore
+  keyActivity: KeyActivity
   clock: () => number
+  // /readyz: the store and the account store answer
+  ready(): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -58,8 +67,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     limiter: new InvalidKeyLimiter({ ...config.invalidKeys, addresses: INVALID_KEY_ADDRESSES }),
     clock,
   })
-  const pools = createPools(config.pools)
-  const poolMetrics = createPoolMetrics(metrics.registry, () => pools.all())
+  const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry)
   const dispatcher = createDispatcher(pools, poolMetrics)
   const jobsLog = pino({ level: config.logLevel, base: { component: 'jobs' } }, logSink.stream)
   const jobs = await openJobs(config, {
@@ -68,6 +76,8 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     clock,
     log: (message, detail) => jobsLog.warn(detail, message),
   })
+  const accounts = await openAccountStore(config, { clock, observer: metrics.redis })
+  const keyActivity = new KeyActivity(accounts)
   return {
     config,
     store,
@@ -77,9 +87,17 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     pools,
     dispatcher,
     jobs,
+    accounts,
+    keyActivity,
     clock,
+    async ready() {
+      const [storeReady, accountsReady] = await Promise.all([store.ready(), accounts.ready()])
+      return storeReady && accountsReady
+    },
     async close() {
       verifier.close()
+      await keyActivity.close()
+      await accounts.close()
       await jobs.close()
       await pools.close()
       await store.close()

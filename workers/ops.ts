@@ -4,29 +4,11 @@ import { isAppError } from '../src/errors.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { isOpName, OPERATIONS } from '../src/ops/registry.ts'
 import { markStarted } from '../src/pool/start-board.ts'
+import type { OpTask, OpTaskResult } from '../src/pool/task-types.ts'
 import { idleSchedulingForThisThread } from '../src/pool/thread-policy.ts'
 
 // the pool asks for it (free tier): this thread yields the CPU to everything else the moment it is wanted
 if ((workerData as { idle?: boolean } | undefined)?.idle) idleSchedulingForThisThread()
-
-// input: plain data to run the op on; raw: the request body's JSON bytes, to be parsed, validated against
-// the op's body schema and answered as JSON text (see src/lib/raw-json.ts)
-export interface OpTask {
-  op: string
-  input?: unknown
-  raw?: Uint8Array
-  // this task's slot on the pool's start board (src/pool/start-board.ts)
-  slot?: number
-}
-
-export type OpTaskResult =
-  | { ok: true; value: unknown; startedAt: number; runMs: number }
-  | {
-      ok: false
-      error: { code: string; message: string; details?: unknown }
-      startedAt: number
-      runMs: number
-    }
 
 // Piscina entry: a pure function of a plain object. Expected failures come back as values (AppError does
 // not survive the thread boundary); anything else is a bug and rejects.

@@ -1,26 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { redisTarget } from '../store/open.ts'
 import type { Store } from '../store/types.ts'
 import { selfSignedCertPath } from '../tls.ts'
 import { consoleAssets } from './assets.ts'
 import type { ConsoleDeps } from './context.ts'
-import { KeyActivity } from './key-activity.ts'
+import type { KeyActivity } from './key-activity.ts'
 import { consolePages } from './pages/index.ts'
 import { consoleApi } from './routes/index.ts'
 import { SessionManager } from './session.ts'
 import { type ConsoleSession, consoleSession } from './session-rule.ts'
-import { MemoryAccountStore } from './store/memory.ts'
-import { RedisAccountStore } from './store/redis.ts'
 import type { AccountStore } from './store/types.ts'
 
 export interface ConsoleOptions {
   store: Store
   config: Config
   clock: () => number
-  // an account store opened by the caller (and closed by it); by default DATA_DIR/accounts.json
-  accounts?: AccountStore
+  // opened and closed by the runtime (src/runtime.ts), like every connection the process holds
+  accounts: AccountStore
+  activity: KeyActivity
 }
 
 // No inline script or style anywhere in the console: the one script and stylesheet come from
@@ -78,17 +76,9 @@ async function consoleScope(
 }
 
 // The developer console: accounts, workspaces, projects, environments, keys and usage, served at
-// /console. Also records each API key's "last used" time from the gateway's authenticated requests.
+// /console. Keys' "last used" times are recorded by a hook of the app (src/plugins/key-activity.ts).
 async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
-  const { store, config, clock } = options
-  // with Redis configured, accounts and sessions are shared by every gateway like the rest of the state
-  const target = redisTarget(config)
-  const accounts =
-    options.accounts ??
-    (target
-      ? await RedisAccountStore.open({ target, clock })
-      : await MemoryAccountStore.open({ dataDir: config.dataDir, clock }))
-  const activity = new KeyActivity(accounts)
+  const { store, config, clock, accounts, activity } = options
   const deps: ConsoleDeps = {
     store,
     accounts,
@@ -104,20 +94,10 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
   const session = consoleSession(deps)
   app.access.provide('sessionCookie', session.rule)
 
-  app.addHook('onResponse', function recordKeyUse(request, _reply, done) {
-    const auth = request.auth
-    if (auth?.decision?.allowed) activity.touch(auth.key.id, clock())
-    done()
-  })
-  app.addHook('onClose', async function closeConsole() {
-    await activity.close()
-    if (!options.accounts) await accounts.close()
-  })
-
   await app.register(consoleScope, { prefix: '/console', deps, session })
 }
 
 export const consoleRoutes = fp(consolePlugin, {
   name: 'anvil-console',
-  dependencies: ['anvil-auth', 'anvil-access'],
+  dependencies: ['anvil-access'],
 })

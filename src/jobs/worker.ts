@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import pino from 'pino'
-import { collectDefaultMetrics, Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
 import { type Config, ConfigError, loadConfig } from '../config.ts'
-import { registerEventLoopUtilization } from '../observability/event-loop.ts'
+import { createProcessRegistry } from '../metrics.ts'
 import { createRedisMetrics } from '../observability/redis-metrics.ts'
-import { createPoolMetrics } from '../pool/metrics.ts'
-import { createPools } from '../pool/pools.ts'
+import { openPools } from '../pool/open.ts'
 import { redisTarget } from '../store/open.ts'
 import { describeTarget } from '../store/redis/client.ts'
 import { createJobMetrics } from './metrics.ts'
@@ -55,12 +54,10 @@ async function main(): Promise<void> {
     )
   }
   const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
-  const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'anvil_' })
-  registerEventLoopUtilization(registry)
+  // the gateway's builders (src/metrics.ts, src/pool/open.ts): same process metrics, same pools
+  const registry = createProcessRegistry()
   const observer = createRedisMetrics(registry)
-  const pools = createPools(config.pools)
-  createPoolMetrics(registry, () => pools.all())
+  const { pools } = openPools(config.pools, registry)
   let consumer: Consumer | undefined
   const metrics = createJobMetrics(registry, () => consumer?.depth() ?? Promise.resolve(emptyDepth()))
   const paid = config.jobs.concurrency ?? config.pools.paid.threads

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.ts'
-import type { Base64Decoder, Base64Variant } from './base64-decode.ts'
+import type { Base64Decoder, Base64Variant } from './base64-types.ts'
 
 // The two RFC 4648 alphabets, and how the decoder words its refusals.
 

@@ -1,5 +1,5 @@
 import { encodeBase64 } from './base64.ts'
-import type { Base64Variant } from './base64-decode.ts'
+import type { Base64Variant } from './base64-types.ts'
 
 // Base64 encoding of a body that arrives in chunks, as plain data: each chunk's whole 3-byte groups are
 // encoded at once and the 0–2 bytes left over wait for the next chunk, so the output is exactly the

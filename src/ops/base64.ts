@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer'
-import { type Base64Variant, type DecodeVariant, decodeBase64 } from './base64-decode.ts'
+import { decodeBase64 } from './base64-decode.ts'
+import type { Base64Variant, DecodeVariant } from './base64-types.ts'
 import { type ByteEncoding, decodeInput, encodeOutput } from './encoding.ts'
 
 export interface Base64EncodeInput {

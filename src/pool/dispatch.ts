@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks'
-import type { OpTask, OpTaskResult } from '../../workers/ops.ts'
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { batchedChild } from '../observability/batched-counter.ts'
@@ -8,6 +7,7 @@ import type { Reservation } from './admission.ts'
 import type { PoolMetrics } from './metrics.ts'
 import type { NamedPool, PoolSet } from './pools.ts'
 import { QUEUE_TIMEOUT, watchBudget } from './start-board.ts'
+import type { OpTask, OpTaskResult } from './task-types.ts'
 
 export interface DispatchContext {
   workspaceId: string

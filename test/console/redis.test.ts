@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { RedisAccountStore } from '../../src/console/store/redis.ts'
 import { RedisStore } from '../../src/store/redis/redis-store.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
@@ -83,4 +84,49 @@ describeRedis('console sessions across gateways', () => {
     }
     expect((await new ConsoleClient(b.app, '198.51.100.21').signIn('owner@example.com')).statusCode).toBe(200)
   }, 60_000)
+})
+
+// The console's Redis connection is the runtime's (src/runtime.ts): opened with the store's command timeout
+// and Redis metrics, part of /readyz, closed on shutdown.
+describeRedis('the console accounts connection', () => {
+  let server: RedisServer
+  let t: TestApp
+  beforeAll(async () => {
+    server = await startRedis()
+    t = await startTestApp({ env: { REDIS_URL: server.url, REDIS_COMMAND_TIMEOUT_MS: '321' } })
+  })
+  afterAll(async () => {
+    await t?.close()
+    await server?.stop()
+  })
+
+  it('is opened by the runtime, on Redis, and its commands show in the Redis metrics', async () => {
+    expect(t.runtime.accounts.kind).toBe('redis')
+    const before = await t.runtime.metrics.registry.getSingleMetricAsString(
+      'anvil_redis_command_duration_seconds',
+    )
+    await tenant(t.app, 'metrics@example.com')
+    const after = await t.runtime.metrics.registry.getSingleMetricAsString(
+      'anvil_redis_command_duration_seconds',
+    )
+    expect(after).not.toBe(before)
+    // the account store's own hit counter (sign-in limits) is a command the store never sends
+    expect(after).toMatch(/anvil_redis_command_duration_seconds_count\{[^}]*command="incr"/)
+  })
+
+  it('ready() follows the connection, and /readyz is 503 while the accounts connection is down', async () => {
+    const own = await RedisAccountStore.open({
+      target: { url: server.url },
+      policy: { commandTimeoutMs: 321 },
+    })
+    expect(await own.ready()).toBe(true)
+    await own.close()
+    expect(await own.ready()).toBe(false)
+
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+    await t.runtime.accounts.close()
+    const down = await t.app.inject({ method: 'GET', url: '/readyz' })
+    expect(down.statusCode).toBe(503)
+    expect(down.json().error.code).toBe('ERR_UNAVAILABLE')
+  })
 })

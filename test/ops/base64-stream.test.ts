@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { encodeBase64 } from '../../src/ops/base64.ts'
 import {
   createBase64Decoder,
-  type DecodeVariant,
   decodeBase64,
   endBase64Decoder,
   writeBase64Decoder,
 } from '../../src/ops/base64-decode.ts'
 import { createBase64Encoder, endBase64Encoder, writeBase64Encoder } from '../../src/ops/base64-stream.ts'
+import type { DecodeVariant } from '../../src/ops/base64-types.ts'
 
 function pieces(bytes: Uint8Array, positions: number[]): Uint8Array[] {
   const cuts = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b)

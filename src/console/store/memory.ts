@@ -114,6 +114,10 @@ export class MemoryAccountStore implements AccountStore {
     return list
   }
 
+  async ready(): Promise<boolean> {
+    return true
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#timer)
     if (this.#dirty) await this.#persist()

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs'
 import type { Cluster, Redis, Result } from 'ioredis'
 import { randomBase62 } from '../../keys/base62.ts'
-import { createClient, DEFAULT_POLICY, describeTarget, type RedisTarget } from '../../store/redis/client.ts'
-import { waitReady } from '../../store/redis/connection.ts'
+import {
+  type ConnectionPolicy,
+  createClient,
+  DEFAULT_POLICY,
+  describeTarget,
+  type RedisTarget,
+} from '../../store/redis/client.ts'
+import { deadline, waitReady } from '../../store/redis/connection.ts'
+import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
 import type {
   AccountStore,
   BackoffPolicy,
@@ -40,20 +47,27 @@ export class RedisAccountStore implements AccountStore {
   #client: Redis | Cluster
   #prefix: string
   #clock: () => number
+  #timeoutMs: number
 
-  private constructor(client: Redis | Cluster, prefix: string, clock: () => number) {
+  private constructor(client: Redis | Cluster, prefix: string, clock: () => number, timeoutMs: number) {
     this.#client = client
     this.#prefix = `${prefix}:console`
     client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
     this.#clock = clock
+    this.#timeoutMs = timeoutMs
   }
 
+  // policy: the store's outage policy (REDIS_COMMAND_TIMEOUT_MS); observer: the same Redis metrics
   static async open(options: {
     target: RedisTarget
     prefix?: string
     clock?: () => number
+    policy?: Partial<ConnectionPolicy>
+    observer?: RedisObserver
   }): Promise<RedisAccountStore> {
-    const client = createClient(options.target, DEFAULT_POLICY)
+    const policy = { ...DEFAULT_POLICY, ...options.policy }
+    const client = createClient(options.target, policy)
+    if (options.observer) instrumentClient(client, options.observer)
     try {
       client.connect().catch(() => {})
       await waitReady(client, 5_000)
@@ -61,11 +75,25 @@ export class RedisAccountStore implements AccountStore {
       client.disconnect()
       throw new Error(`Redis ${describeTarget(options.target)} is unreachable: ${(err as Error).message}`)
     }
-    return new RedisAccountStore(client, options.prefix ?? 'anvil', options.clock ?? Date.now)
+    return new RedisAccountStore(
+      client,
+      options.prefix ?? 'anvil',
+      options.clock ?? Date.now,
+      policy.commandTimeoutMs,
+    )
   }
 
   #key(...parts: string[]): string {
     return [this.#prefix, ...parts].join(':')
+  }
+
+  async ready(): Promise<boolean> {
+    if (this.#client.status !== 'ready') return false
+    try {
+      return (await deadline(this.#client.ping(), this.#timeoutMs)) === 'PONG'
+    } catch {
+      return false
+    }
   }
 
   async close(): Promise<void> {

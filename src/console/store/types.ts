@@ -59,6 +59,8 @@ export interface BackoffState {
 
 export interface AccountStore {
   readonly kind: 'memory' | 'redis'
+  // for /readyz: the store answers (memory: always)
+  ready(): Promise<boolean>
   close(): Promise<void>
 
   // undefined when the email is already registered (checked and claimed atomically)

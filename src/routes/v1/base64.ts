@@ -4,16 +4,18 @@ import { isReadable, wantsOctets } from '../../lib/stream-digest.ts'
 import { type ChunkStep, collectTransformed, sendTransformed } from '../../lib/stream-transform.ts'
 import { base64Decode, base64Encode, describeDecoded } from '../../ops/base64.ts'
 import {
-  BASE64_VARIANTS,
-  type Base64Variant,
   createBase64Decoder,
-  DECODE_VARIANTS,
-  type DecodeVariant,
   decodeBase64,
   endBase64Decoder,
   writeBase64Decoder,
 } from '../../ops/base64-decode.ts'
 import { createBase64Encoder, endBase64Encoder, writeBase64Encoder } from '../../ops/base64-stream.ts'
+import {
+  BASE64_VARIANTS,
+  type Base64Variant,
+  DECODE_VARIANTS,
+  type DecodeVariant,
+} from '../../ops/base64-types.ts'
 import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
 import { defineRoute } from '../define.ts'
 

@@ -1,47 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { digestStream, isReadable, wantsOctets } from '../../lib/stream-digest.ts'
-import { BYTE_ENCODINGS, DIGEST_ENCODINGS, encodeOutput } from '../../ops/encoding.ts'
-import { ALGORITHMS, algorithmInfo, createHasher, MAX_XOF_LENGTH } from '../../ops/hash.ts'
+import { encodeOutput } from '../../ops/encoding.ts'
+import { ALGORITHMS, algorithmInfo, createHasher } from '../../ops/hash.ts'
+import { algorithmsResult, hashBody, hashQuery, hashResult } from '../../ops/hash-schema.ts'
 import { defineRoute } from '../define.ts'
-
-const lengthSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_XOF_LENGTH)
-  .describe('Output length in bytes, for shake128/shake256 only')
-
-export const hashBody = z.object({
-  input: z.string().describe('The data to hash, in input_encoding'),
-  input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
-  output_encoding: z.enum(DIGEST_ENCODINGS).default('hex'),
-  length: lengthSchema.optional(),
-})
-
-const hashQuery = z.object({
-  output_encoding: z.enum(DIGEST_ENCODINGS).default('hex'),
-  length: lengthSchema.optional(),
-})
-
-export const hashResult = z.object({
-  algorithm: z.string(),
-  digest: z.string(),
-  output_encoding: z.enum(DIGEST_ENCODINGS),
-  input_bytes: z.number().int(),
-})
-
-const algorithmsResult = z.object({
-  algorithms: z.array(
-    z.object({
-      name: z.string(),
-      digest_bytes: z.number().int(),
-      secure: z.boolean(),
-      xof: z.boolean(),
-      default_length: z.number().int().optional(),
-    }),
-  ),
-})
 
 export async function hashRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
