@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { connectionTimeouts } from './connection-timeouts.ts'
 import { loggerOptions } from './logger.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
@@ -24,6 +25,9 @@ export async function buildAdminApp(
     frameworkErrors,
     forceCloseConnections: 'idle',
   })
+  // the same keep-alive, headers and request deadlines as the public listener (Fastify's own default
+  // requestTimeout is none)
+  Object.assign(app.server, connectionTimeouts(runtime.config))
   await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)

@@ -45,6 +45,7 @@ export const envSchema = z
     KEY_CACHE_SIZE: positiveInt.default(10_000),
     KEY_CACHE_TTL_MS: positiveInt.default(30_000),
     REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+    KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(75_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     TRUST_PROXY: bool.default(false),
     BOOTSTRAP: bool.default(true),
@@ -97,6 +98,9 @@ export interface Config {
   plans: PlanTable
   keyCache: { size: number; ttlMs: number }
   requestTimeoutMs: number
+  // how long an idle connection stays open (HTTP/1.1 keep-alive, HTTP/2 session): above a load balancer's
+  // idle timeout, so the balancer always closes first and never reuses a connection the gateway just closed
+  keepAliveTimeoutMs: number
   shutdownTimeoutMs: number
   trustProxy: boolean
   bootstrap: boolean
@@ -170,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plans,
     keyCache: { size: e.KEY_CACHE_SIZE, ttlMs: e.KEY_CACHE_TTL_MS },
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     bootstrap: e.BOOTSTRAP,
