@@ -4,6 +4,7 @@ import { consoleRoutes } from './console/plugin.ts'
 import { lazyChildLogger, loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { auth } from './plugins/auth.ts'
+import { bodyDeadline } from './plugins/body-deadline.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { metricsHooks } from './plugins/metrics.ts'
@@ -60,6 +61,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)
+  await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   await app.register(auth, {
     store: runtime.store,
