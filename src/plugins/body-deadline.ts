@@ -58,7 +58,10 @@ function startBodyDeadline(timeoutMs: number) {
     const stream = (request.raw as unknown as Partial<Http2ServerRequest>).stream as
       | ServerHttp2Stream
       | undefined
-    if (!stream || stream.endAfterHeaders) return done()
+    if (!stream || stream.endAfterHeaders) {
+      done()
+      return
+    }
     const controller = new AbortController()
     request.bodyDeadline = controller.signal
     const timer = setTimeout(function bodyDeadlinePassed() {
@@ -86,9 +89,9 @@ function bodyUnderDeadline(
   done: (err: Error | null, payload?: RequestPayload) => void,
 ): void {
   const deadline = request.bodyDeadline
-  if (!deadline) return done(null, payload)
-  if (deadline.aborted) return done(deadline.reason as Error)
-  done(null, new DeadlineBody(payload as Readable, deadline) as unknown as RequestPayload)
+  if (!deadline) done(null, payload)
+  else if (deadline.aborted) done(deadline.reason as Error)
+  else done(null, new DeadlineBody(payload as Readable, deadline) as unknown as RequestPayload)
 }
 
 // Registered before the body parsers: its preParsing hook must hand them the deadline-bound body.
