@@ -109,7 +109,7 @@ describe('HTTP/2 body deadline', () => {
   it('a pool place held by an unfinished body is given back at the deadline', async () => {
     await start({ POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1' })
     const admission = paidAdmission()
-    const filler = admission.reserve(0).reservation
+    const filler = admission.reserve('ws_filler', 0).reservation
     const headers = { ...json(), 'content-length': String(DIFF.length) }
     const pending = h2Post(session, '/v1/json/diff', headers, trickle(DIFF.slice(0, 1000), 300))
     await expect.poll(() => admission.full()).toBe(true)
@@ -119,13 +119,14 @@ describe('HTTP/2 body deadline', () => {
     expect(admission.waiting).toBe(0)
     admission.cancel(filler)
     expect(admission.inFlight).toBe(0)
-    expect(admission.reserve(0).reservation.state).toBe('reserved')
+    expect(admission.reserve('ws_other', 0).reservation.state).toBe('reserved')
+    expect(admission.tenants).toBe(1)
   })
 
   it('a body waiting for a place on a full pool is answered 408 (not 503) at the deadline and leaves the line', async () => {
     await start({ POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '30000' })
     const admission = paidAdmission()
-    const held = [admission.reserve(0).reservation, admission.reserve(0).reservation]
+    const held = [admission.reserve('ws_f1', 0).reservation, admission.reserve('ws_f2', 0).reservation]
     const headers = { ...json(), 'content-length': String(DIFF.length) }
     const pending = h2Post(session, '/v1/json/diff', headers, trickle(DIFF.slice(0, 10), 300))
     await expect.poll(() => admission.waiting).toBe(1)
@@ -140,7 +141,7 @@ describe('HTTP/2 body deadline', () => {
   it('the deadline is for the body to arrive: a complete body waiting longer for its place is served', async () => {
     await start({ POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '30000' })
     const admission = paidAdmission()
-    const held = [admission.reserve(0).reservation, admission.reserve(0).reservation]
+    const held = [admission.reserve('ws_f1', 0).reservation, admission.reserve('ws_f2', 0).reservation]
     const headers = { ...json(), 'content-length': String(DIFF.length) }
     const pending = h2Post(session, '/v1/json/diff', headers, (s) => s.end(DIFF))
     await expect.poll(() => admission.waiting).toBe(1)
@@ -154,7 +155,7 @@ describe('HTTP/2 body deadline', () => {
   it('HTTP/1.1 parity: the unfinished body that held a pool place gets 408 and the place is given back', async () => {
     await start({ POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1' })
     const admission = paidAdmission()
-    const filler = admission.reserve(0).reservation
+    const filler = admission.reserve('ws_filler', 0).reservation
     const status = await new Promise<number>((resolve, reject) => {
       const req = https.request(`${t.url}/v1/json/diff`, {
         method: 'POST',
