@@ -74,7 +74,8 @@ function admissionHook(waitMs: number) {
     admitted.then((ok) => {
       if (ok) return done(null, payload)
       if (deadline?.aborted) return done(deadline.reason as Error)
-      reply.header('connection', 'close')
+      // (HTTP/2 has no such header: Node ends a stream whose body was never read with RST_STREAM itself)
+      if (request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
       done(new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' }))
     }, done)
   }
