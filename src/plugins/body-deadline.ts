@@ -66,7 +66,7 @@ function startBodyDeadline(timeoutMs: number) {
     request.bodyDeadline = controller.signal
     const timer = setTimeout(function bodyDeadlinePassed() {
       // the whole body has arrived (END_STREAM), read or not: the deadline is met
-      if (stream.destroyed || stream.state.remoteClose) return
+      if (stream.destroyed || stream.closed || stream.state.remoteClose) return
       controller.abort(new AppError('ERR_REQUEST_TIMEOUT'))
       const stop = () => {
         if (!stream.destroyed) stream.close(constants.NGHTTP2_NO_ERROR)

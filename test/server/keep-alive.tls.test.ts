@@ -1,7 +1,7 @@
 import http2 from 'node:http2'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTestApp, type TestApp } from '../helpers/harness.ts'
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/harness.ts'
 import { openRaw } from '../helpers/raw-http1.ts'
 
 const GET_HEALTH = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'
@@ -90,5 +90,18 @@ describe('keep-alive fit for a load balancer', () => {
       expect(ms).toBeLessThan(5_000)
     }
     h2.session.destroy()
+  }, 20_000)
+
+  it('the admin listener has the request deadline too: a body that never finishes gets 408 and the connection closes', async () => {
+    // Fastify's own default is no request timeout at all
+    const s = await listening({ REQUEST_TIMEOUT_MS: '1000' })
+    t = s.t
+    const admin = await openRaw({ port: s.adminPort })
+    const res = await admin.request(
+      `POST /admin/workspaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    )
+    expect(res.status).toBe(408)
+    expect(JSON.parse(res.body).error.code).toBe('ERR_REQUEST_TIMEOUT')
+    expect(await admin.closed).toBeLessThan(5_000)
   }, 20_000)
 })
