@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { connectionTimeouts } from './connection-timeouts.ts'
 import { loggerOptions } from './logger.ts'
 import { accessControl } from './plugins/access.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
@@ -26,6 +27,9 @@ export async function buildAdminApp(
     frameworkErrors,
     forceCloseConnections: 'idle',
   })
+  // the same keep-alive, headers and request deadlines as the public listener (Fastify's own default
+  // requestTimeout is none)
+  Object.assign(app.server, connectionTimeouts(runtime.config))
   await app.register(requestContext)
   // first of all: a request naming a foreign Host goes no further (DNS rebinding)
   await app.register(adminHost, { allowed: runtime.config.adminAllowedHosts })

@@ -1,10 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { connectionTimeouts } from './connection-timeouts.ts'
 import { consoleRoutes } from './console/plugin.ts'
 import { trustProxyOption } from './lib/trust-proxy.ts'
 import { lazyChildLogger, loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { accessControl } from './plugins/access.ts'
 import { auth } from './plugins/auth.ts'
+import { bodyDeadline } from './plugins/body-deadline.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { keyActivityHook } from './plugins/key-activity.ts'
@@ -28,7 +30,11 @@ const MiB = 1024 * 1024
 // The public API: plugins first, then routes. Never listens; server.ts does.
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = runtime
-  const serverOptions: FastifyServerOptions & { http2?: boolean; https?: unknown } = {
+  const serverOptions: FastifyServerOptions & {
+    http2?: boolean
+    https?: unknown
+    http2SessionTimeout?: number
+  } = {
     logger: options.logger ?? loggerOptions(config.logLevel, runtime.logSink.stream),
     logController: new Fastify.LogController({ disableRequestLogging: true }),
     genReqId,
@@ -40,21 +46,17 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     clientErrorHandler,
     frameworkErrors,
     routerOptions: { maxParamLength: 200 },
+    // an idle HTTP/2 session is closed (GOAWAY) after the same time as an idle HTTP/1.1 connection
+    http2SessionTimeout: config.keepAliveTimeoutMs,
   }
   if (options.tls) {
     serverOptions.http2 = true
     serverOptions.https = { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert }
   }
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance
-  if (options.tls) {
-    // the HTTP/1.1 side of the HTTP/2 server: a body that trickles in longer than this is a 408
-    // (Node checks these deadlines every connectionsCheckingInterval, so that bounds the lateness)
-    Object.assign(app.server, {
-      requestTimeout: config.requestTimeoutMs,
-      headersTimeout: Math.min(30_000, config.requestTimeoutMs),
-      connectionsCheckingInterval: Math.min(1_000, config.requestTimeoutMs),
-    })
-  }
+  // the HTTP/1.1 side of the HTTP/2 server: keep-alive fit for a load balancer, a body that trickles in
+  // longer than REQUEST_TIMEOUT_MS is a 408 (HTTP/2 streams get the same deadline from bodyDeadline)
+  if (options.tls) Object.assign(app.server, connectionTimeouts(config))
 
   app.decorate('dispatcher', runtime.dispatcher)
   app.decorate('jobs', runtime.jobs)
@@ -62,6 +64,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(requestContext)
   await app.register(errorsHandling)
   await app.register(zodCompiler)
+  await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   // before any route: every route must declare its access rule, enforced after routing by one hook
   await app.register(accessControl)

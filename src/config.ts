@@ -102,6 +102,7 @@ export const envSchema = z
     INVALID_KEY_LIMIT: positiveInt.default(20),
     INVALID_KEY_WINDOW_MS: positiveInt.default(60_000),
     REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+    KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(75_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     TRUST_PROXY: trustProxy.default(false),
     BOOTSTRAP: bool.default(true),
@@ -158,6 +159,9 @@ export interface Config {
   // invalid-key attempts per client address per window, counted in each gateway's own memory
   invalidKeys: { max: number; windowMs: number }
   requestTimeoutMs: number
+  // how long an idle connection stays open (HTTP/1.1 keep-alive, HTTP/2 session): above a load balancer's
+  // idle timeout, so the balancer always closes first and never reuses a connection the gateway just closed
+  keepAliveTimeoutMs: number
   shutdownTimeoutMs: number
   // Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs
   trustProxy: false | number | string[]
@@ -239,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     invalidKeys: { max: e.INVALID_KEY_LIMIT, windowMs: e.INVALID_KEY_WINDOW_MS },
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     bootstrap: e.BOOTSTRAP,

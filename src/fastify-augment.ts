@@ -20,6 +20,9 @@ declare module 'fastify' {
     bodyLimit: number
     // the place on its pool this request was given before its body was read (large pool-bound bodies)
     poolReservation: Reservation | null
+    // HTTP/2 requests with a body: aborts (reason: ERR_REQUEST_TIMEOUT) when the body has not arrived within
+    // REQUEST_TIMEOUT_MS (src/plugins/body-deadline.ts); null otherwise (Node times HTTP/1.1 itself)
+    bodyDeadline: AbortSignal | null
     // bytes of body actually read (the cost estimate for dispatch); 0 until a parser has read it
     bodyBytes: number
   }

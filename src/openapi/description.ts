@@ -18,7 +18,7 @@ resets (month). Per-second caps are a token bucket of \`q\` tokens refilled cont
 is allowed and then one request every \`1/q\` s. 429s carry \`Retry-After\` (integer seconds ≥ 1). Requests without
 a valid key (401), and endpoints that need none, carry no RateLimit headers: no policy applies to them.
 
-**Errors beyond API.md's table.** \`408 ERR_REQUEST_TIMEOUT\` when a request body does not arrive in time,
+**Errors beyond API.md's table.** \`408 ERR_REQUEST_TIMEOUT\` when a request body does not arrive within 60 s (HTTP/1.1 and each HTTP/2 stream),
 \`400 ERR_BAD_REQUEST\` for malformed HTTP (bad URL encoding, bad Content-Length, oversized headers → 431),
 \`401 ERR_UNAUTHORIZED\` for a wrong admin token.
 

@@ -67,10 +67,15 @@ function admissionHook(waitMs: number) {
     const { reservation, admitted } = dispatcher.reserve(ctx, waitMs, op)
     // however the request ends, a place it never used (or its turn in the line) goes to the next one
     reply.raw.once('close', () => dispatcher.cancel(ctx, reservation))
+    // an HTTP/2 body past its deadline gives its place (or its turn) back at once, and is answered 408
+    const deadline = request.bodyDeadline
+    deadline?.addEventListener('abort', () => dispatcher.cancel(ctx, reservation), { once: true })
     request.poolReservation = reservation
     admitted.then((ok) => {
       if (ok) return done(null, payload)
-      reply.header('connection', 'close')
+      if (deadline?.aborted) return done(deadline.reason as Error)
+      // (HTTP/2 has no such header: Node ends a stream whose body was never read with RST_STREAM itself)
+      if (request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
       done(new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' }))
     }, done)
   }

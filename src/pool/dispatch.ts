@@ -89,12 +89,14 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     task: OpTask,
     budget: number,
     fallback: () => Promise<Dispatched<T>>,
+    workspaceId: string,
     reservation?: Reservation,
   ): Promise<Dispatched<T>> {
-    if (!pool.admission.start(reservation)) throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
+    if (!pool.admission.start(reservation, workspaceId))
+      throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
     const slot = pool.starts.acquire()
     if (slot === undefined) {
-      pool.admission.finish()
+      pool.admission.finish(workspaceId)
       throw poolFailure(QUEUE_FULL, pool.name, name, budget, metrics)
     }
     metrics.dispatch.inc({ op: name, mode: 'pool' })
@@ -119,7 +121,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     } finally {
       stopWatching()
       pool.starts.release(slot)
-      pool.admission.finish()
+      pool.admission.finish(workspaceId)
     }
     const waitMs = Math.max(0, result.startedAt - submitted)
     metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
@@ -151,6 +153,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
         { op: name, input },
         ctx.limits.compute_budget_ms,
         () => inline(name, input),
+        ctx.workspaceId,
         ctx.reservation,
       )
     },
@@ -165,12 +168,13 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
         () => {
           throw new AppError('ERR_INTERNAL')
         },
+        ctx.workspaceId,
         ctx.reservation,
       )
     },
     reserve(ctx, waitMs, op) {
       const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-      return pool.admission.reserve(waitMs, () =>
+      return pool.admission.reserve(ctx.workspaceId, waitMs, () =>
         metrics.outcomes.inc({ pool: pool.name, op, outcome: 'overloaded' }),
       )
     },

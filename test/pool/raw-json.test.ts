@@ -97,7 +97,11 @@ describe('raw JSON bodies on the pool', () => {
 
   function fillPaidPool() {
     const admission = t.runtime.pools.pick(t.workspaceId, 'paid').admission
-    const held = Array.from({ length: admission.capacity }, () => admission.reserve(0).reservation)
+    // one filler workspace per place: a workspace holds at most half the places for unfinished bodies
+    const held = Array.from(
+      { length: admission.capacity },
+      (_, i) => admission.reserve(`ws_filler${i}`, 0).reservation,
+    )
     expect(admission.full()).toBe(true)
     return { admission, held }
   }
