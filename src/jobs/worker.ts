@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import pino from 'pino'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { type Config, ConfigError, loadConfig } from '../config.ts'
+import { registerBuildInfo, sourceCommit } from '../observability/build-info.ts'
 import { registerEventLoopUtilization } from '../observability/event-loop.ts'
 import { createRedisMetrics } from '../observability/redis-metrics.ts'
 import { createPoolMetrics } from '../pool/metrics.ts'
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'anvil_' })
+  collectDefaultMetrics({ register: registry })
+  registerBuildInfo(registry, sourceCommit(config.commit))
   registerEventLoopUtilization(registry)
   const observer = createRedisMetrics(registry)
   const pools = createPools(config.pools)

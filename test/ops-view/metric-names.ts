@@ -11,9 +11,9 @@ import { ROOT } from './dashboards.ts'
 // they are not registered in this tree yet.
 export const JOBS_METRICS = [
   'anvil_jobs_queue_depth',
-  'anvil_job_duration_seconds_bucket',
-  'anvil_job_duration_seconds_sum',
-  'anvil_job_duration_seconds_count',
+  'anvil_jobs_duration_seconds_bucket',
+  'anvil_jobs_duration_seconds_sum',
+  'anvil_jobs_duration_seconds_count',
   'anvil_jobs_failed_total',
   'anvil_jobs_submitted_total',
 ]
