@@ -50,6 +50,9 @@ async function metricsPlugin(
   })
   const writeAccessLine = accessLog ? createAccessLog(app.log) : undefined
   app.addHook('onResponse', function recordRequest(request, reply, done) {
+    // a client that hung up got no answer (whatever status the reply object holds): the abort is logged
+    // at debug by the error handler, and is neither a response to count nor an access line
+    if ((request.raw as { aborted?: boolean }).aborted === true) return done()
     const route = request.routeConfig?.url ?? 'unmatched'
     const auth = request.auth
     const status = reply.statusCode
