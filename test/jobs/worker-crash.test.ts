@@ -134,7 +134,9 @@ describeRedis('job worker processes: nothing is lost when one is killed mid-job'
       expect(s.result).toEqual(OPERATIONS['json.diff'].run(jsonDiffBody.parse(params[i])))
     })
     // handed back, not lost: no stall was needed to recover them
-    expect(await next.metrics()).not.toMatch(/reason="stalled"/)
+    // the stalled series exist from boot at 0: none may have counted
+    expect(await next.metrics()).toMatch(/reason="stalled"\} 0\n/)
+    expect(await next.metrics()).not.toMatch(/reason="stalled"\} [1-9]/)
   }, 60_000)
 
   it('refuses to start without Redis, saying why', () => {
