@@ -8,8 +8,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-slim
+# the source commit for anvil_build_info (the image has no .git): docker build --build-arg ANVIL_COMMIT=…
+ARG ANVIL_COMMIT=""
 ENV NODE_ENV=production \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    ANVIL_COMMIT=${ANVIL_COMMIT}
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./

@@ -93,6 +93,10 @@ export const envSchema = z
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // the source commit, for anvil_build_info (the Dockerfile passes it; unset: asked of git at boot)
+    ANVIL_COMMIT: z
+      .union([z.literal(''), z.string().regex(/^[0-9a-f]{4,40}$/i, 'must be a git commit hash')])
+      .optional(),
     DEFAULT_PLAN: z.enum(PLAN_NAMES).default('free'),
     PLANS: plansOverride.optional(),
     KEY_CACHE_SIZE: positiveInt.default(10_000),
@@ -151,6 +155,7 @@ export interface Config {
   redisCommandTimeoutMs: number
   tls: { certFile: string; keyFile: string } | undefined
   logLevel: string
+  commit: string | undefined
   defaultPlan: (typeof PLAN_NAMES)[number]
   // workspaces one console user may own (sign-up's first one included)
   consoleMaxWorkspaces: number
@@ -232,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tls:
       e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     logLevel: e.LOG_LEVEL,
+    commit: e.ANVIL_COMMIT || undefined,
     defaultPlan: e.DEFAULT_PLAN,
     consoleMaxWorkspaces: e.CONSOLE_MAX_WORKSPACES,
     plans,

@@ -1,6 +1,9 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
+import { PLAN_NAMES } from './limits/plans.ts'
+import { registerBuildInfo } from './observability/build-info.ts'
 import { registerEventLoopUtilization } from './observability/event-loop.ts'
 import { createRedisMetrics } from './observability/redis-metrics.ts'
+import { cross, zeroCounter } from './observability/zero.ts'
 import type { RedisObserver } from './store/redis/instrument.ts'
 
 export interface Metrics {
@@ -15,20 +18,34 @@ export interface Metrics {
   redis: RedisObserver
 }
 
-// A process's registry with what every Anvil process reports: Node's default metrics and event-loop
-// utilization (the gateway and the job worker both start from it).
-export function createProcessRegistry(): Registry {
+// Failure reasons every gateway exports from boot, at 0 until the first one (src/observability/zero.ts).
+export const AUTH_FAILURE_REASONS = [
+  'missing',
+  'malformed',
+  'unknown',
+  'revoked',
+  'expired',
+  'scope',
+  'throttled',
+] as const
+export const LIMIT_REFUSAL_REASONS = ['rate', 'quota'] as const
+
+// A process's registry with what every Anvil process reports (the gateway and the job worker both start
+// from it): prom-client's default metrics under their standard unprefixed names (process_*, nodejs_*) so
+// stock Node.js dashboards and alerts work unchanged, anvil_build_info, and event-loop utilization.
+export function createProcessRegistry(commit = 'unknown'): Registry {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry, prefix: 'anvil_' })
+  collectDefaultMetrics({ register: registry })
+  registerBuildInfo(registry, commit)
   registerEventLoopUtilization(registry)
   return registry
 }
 
 // One registry per process; labels are bounded (route patterns, plans, reasons), never ids.
-export function createMetrics(): Metrics {
-  const registry = createProcessRegistry()
+export function createMetrics(options: { commit?: string } = {}): Metrics {
+  const registry = createProcessRegistry(options.commit)
   const labelNames = ['route', 'method', 'status_class', 'plan'] as const
-  return {
+  const metrics: Metrics = {
     registry,
     requests: new Counter({
       name: 'anvil_http_requests_total',
@@ -68,4 +85,8 @@ export function createMetrics(): Metrics {
     }),
     redis: createRedisMetrics(registry),
   }
+  zeroCounter(metrics.authFailures, cross({ reason: AUTH_FAILURE_REASONS }))
+  zeroCounter(metrics.limitRefusals, cross({ reason: LIMIT_REFUSAL_REASONS, plan: PLAN_NAMES }))
+  zeroCounter(metrics.keyCache, cross({ result: ['hit', 'miss'] }))
+  return metrics
 }

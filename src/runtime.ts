@@ -9,6 +9,7 @@ import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { type LogSink, openLogSink } from './logger.ts'
 import { createMetrics, type Metrics } from './metrics.ts'
+import { sourceCommit } from './observability/build-info.ts'
 import { registerRedisUp } from './observability/redis-metrics.ts'
 import { createDispatcher, type Dispatcher } from './pool/dispatch.ts'
 import { openPools } from './pool/open.ts'
@@ -49,7 +50,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   const clock = overrides.clock ?? Date.now
   const logSink = openLogSink()
   const storeLog = pino({ level: config.logLevel, base: { component: 'store' } }, logSink.stream)
-  const metrics = createMetrics()
+  const metrics = createMetrics({ commit: sourceCommit(config.commit) })
   // a Redis store keeps Redis TIME as the limiter's clock unless a test injects one
   const store =
     overrides.store ??

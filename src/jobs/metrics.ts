@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import { DEPTH_STATES, type QueueDepth, TIERS } from './types.ts'
+import { PLAN_NAMES } from '../limits/plans.ts'
+import { cross, zeroCounter, zeroHistogram } from '../observability/zero.ts'
+import { DEPTH_STATES, JOB_OPERATIONS, type QueueDepth, TIERS } from './types.ts'
 
 export interface JobMetrics {
   submitted: Counter<'operation' | 'plan'>
@@ -25,7 +27,7 @@ export function createJobMetrics(registry: Registry, depth: () => Promise<QueueD
       }
     },
   })
-  return {
+  const metrics: JobMetrics = {
     submitted: new Counter({
       name: 'anvil_jobs_submitted_total',
       help: 'Jobs accepted, by operation and plan',
@@ -33,7 +35,7 @@ export function createJobMetrics(registry: Registry, depth: () => Promise<QueueD
       registers: [registry],
     }),
     duration: new Histogram({
-      name: 'anvil_job_duration_seconds',
+      name: 'anvil_jobs_duration_seconds',
       help: 'Time from a worker picking a job up to its result, by operation and final status',
       labelNames: ['operation', 'status'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
@@ -49,4 +51,10 @@ export function createJobMetrics(registry: Registry, depth: () => Promise<QueueD
       registers: [registry],
     }),
   }
+  // at 0 from boot: the failed-jobs panels and the failure ratio read 0, not "no data"
+  const operation = JOB_OPERATIONS
+  zeroCounter(metrics.submitted, cross({ operation, plan: PLAN_NAMES }))
+  zeroCounter(metrics.failed, cross({ operation, reason: ['operation', 'timeout', 'crash', 'stalled'] }))
+  zeroHistogram(metrics.duration, cross({ operation, status: ['completed', 'failed'] }))
+  return metrics
 }

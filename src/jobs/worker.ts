@@ -3,6 +3,7 @@ import pino from 'pino'
 import type { Registry } from 'prom-client'
 import { type Config, ConfigError, loadConfig } from '../config.ts'
 import { createProcessRegistry } from '../metrics.ts'
+import { sourceCommit } from '../observability/build-info.ts'
 import { createRedisMetrics } from '../observability/redis-metrics.ts'
 import { openPools } from '../pool/open.ts'
 import { redisTarget } from '../store/open.ts'
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
   // the gateway's builders (src/metrics.ts, src/pool/open.ts): same process metrics, same pools
-  const registry = createProcessRegistry()
+  const registry = createProcessRegistry(sourceCommit(config.commit))
   const observer = createRedisMetrics(registry)
   const { pools } = openPools(config.pools, registry)
   let consumer: Consumer | undefined

@@ -6,7 +6,7 @@ import { Gauge, type Registry } from 'prom-client'
 export function registerEventLoopUtilization(registry: Registry): void {
   let previous = performance.eventLoopUtilization()
   new Gauge({
-    name: 'anvil_event_loop_utilization',
+    name: 'anvil_event_loop_utilization_ratio',
     help: 'Share of time the event loop was busy since the previous scrape (0-1)',
     registers: [registry],
     collect() {

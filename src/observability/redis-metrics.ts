@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import type { RedisErrorKind, RedisObserver } from '../store/redis/instrument.ts'
 import type { Store } from '../store/types.ts'
+import { cross, zeroCounter } from './zero.ts'
 
 // Sub-millisecond up to the 500 ms command timeout and a little past it (a timed-out command lands there).
 const BUCKETS = [0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
@@ -21,6 +22,8 @@ export function createRedisMetrics(registry: Registry): RedisObserver {
     labelNames: ['kind'],
     registers: [registry],
   })
+  // at 0 from boot (on the embedded store too, where it stays 0): the error ratio reads 0, not "no data"
+  zeroCounter(errors, cross({ kind: ['timeout', 'connection', 'other'] }))
   // every command passes here: resolve each label set once
   const children = new Map<string, { observe(v: number): void }>()
   return {

@@ -81,6 +81,14 @@ function admissionHook(waitMs: number) {
   }
 }
 
+function truncated(request: FastifyRequest): Error {
+  const raw = request.raw as { aborted?: boolean; stream?: { rstCode?: number } }
+  if (raw.aborted === true || raw.stream?.rstCode !== undefined) {
+    return Object.assign(new Error('aborted'), { code: 'ECONNRESET' })
+  }
+  return new AppError('ERR_BAD_REQUEST', 'Content-Length does not match the body.')
+}
+
 // Callback-style (no promise per request): this runs on every JSON request.
 function parseJsonBody(
   request: FastifyRequest,
@@ -105,6 +113,10 @@ function readJson(
 ): void {
   readLimitedCallback(payload, request.bodyLimit, (err, bytes) => {
     if (err) return done(err)
+    // Node ends an HTTP/2 body when the client resets the stream rather than failing it, and does not
+    // hold it to its Content-Length: a short body is an abort (or a lying client), never a whole request
+    const declared = request.headers['content-length']
+    if (declared !== undefined && Number(declared) !== bytes!.length) return done(truncated(request))
     request.bodyBytes = bytes!.length
     if (bound?.raw && bytes!.length >= bound.poolAbove) return done(null, new RawJson(bytes!))
     const text = bytes!.toString('utf8')

@@ -1,3 +1,4 @@
+import { constants as h2, type ServerHttp2Stream } from 'node:http2'
 import type { Socket } from 'node:net'
 import type {
   FastifyError,
@@ -27,6 +28,15 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
   })
 
   app.setErrorHandler(function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    if (clientAborted(error, request)) {
+      // the client hung up before its request was read: nothing failed here and no one reads the answer
+      request.log.debug({ code: (error as NodeJS.ErrnoException).code }, 'request aborted by the client')
+      return reply
+        .code(400)
+        .type('application/json')
+        .send(errorBody('ERR_BAD_REQUEST', 'The client closed the request before it was read.'))
+    }
+    closeInsteadOnHttp2(request, reply)
     const appError = toAppError(error, request.bodyLimit)
     const status = ERRORS[appError.code].status
     // a fault is logged with its cause; refusals for load or an unreachable store (503) are expected
@@ -64,6 +74,35 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
 }
 
 export const errorsHandling = fp(errorsPlugin, { name: 'anvil-errors' })
+
+const ABORT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'ERR_HTTP2_STREAM_ERROR',
+])
+
+// Node fails the body stream with "aborted" (ECONNRESET) when the client closes the connection or resets
+// the HTTP/2 stream mid-body: an abort, not a fault.
+function clientAborted(error: FastifyError, request: FastifyRequest): boolean {
+  if (error instanceof AppError) return false
+  const raw = request.raw as { aborted?: boolean; readableAborted?: boolean }
+  return raw.aborted === true || raw.readableAborted === true || ABORT_CODES.has(String(error.code))
+}
+
+// Refusals that leave the body unread ask for `Connection: close` (Fastify's body parser errors, the pool
+// admission's 503): on HTTP/2 that header does not exist (RFC 9113 §8.2.2; Node drops it with a warning).
+// There the stream is reset with NO_ERROR once the answer is out, which stops the upload (§8.1) and
+// leaves the connection's other streams alone.
+function closeInsteadOnHttp2(request: FastifyRequest, reply: FastifyReply): void {
+  const stream = (request.raw as { stream?: ServerHttp2Stream }).stream
+  if (!stream || !reply.hasHeader('connection')) return
+  reply.removeHeader('connection')
+  if (request.raw.complete) return
+  reply.raw.once('finish', function resetUnreadStream() {
+    if (!stream.destroyed) stream.close(h2.NGHTTP2_NO_ERROR)
+  })
+}
 
 const CLIENT_ERRORS: Record<string, { status: number; code: keyof typeof ERRORS; text: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'ERR_REQUEST_TIMEOUT', text: 'Request Timeout' },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { PLAN_NAMES } from '../limits/plans.ts'
 import type { Metrics } from '../metrics.ts'
 import { accessLog as createAccessLog } from '../observability/access-log.ts'
 import { batchedChild } from '../observability/batched-counter.ts'
@@ -7,6 +8,7 @@ import { batchedChild } from '../observability/batched-counter.ts'
 const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 // an HTTP/2 client may send any token as :method: label (and log) only the ones a route can have
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+const INIT_CLASSES = ['2xx', '4xx', '5xx']
 
 // Request counts and durations by route pattern (never the raw URL) and plan; one access line per request.
 async function metricsPlugin(
@@ -28,8 +30,29 @@ async function metricsPlugin(
     }
     return child
   }
+  // Every route's series exist from boot (at 0), so a panel or alert on 5xx reads 0 on a healthy stack:
+  // its methods × 2xx/4xx/5xx × plans (`none` only, for a route that takes no key); the duration
+  // histogram for 2xx only (it is the one the latency panels filter on; the others appear with traffic).
+  // HEAD routes Fastify adds beside GET are left to appear with use. Cardinality: docs/operations.md.
+  app.addHook('onRoute', function initRouteSeries(route) {
+    const plans = route.config?.family ? ['none', ...PLAN_NAMES] : ['none']
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || !METHODS.has(method)) continue
+      for (const plan of plans) {
+        for (const statusClass of INIT_CLASSES) {
+          childFor(route.url, method, statusClass, plan)
+          const labels = { route: route.url, method, status_class: statusClass, plan }
+          metrics.requests.inc(labels, 0)
+          if (statusClass === '2xx') metrics.duration.zero(labels)
+        }
+      }
+    }
+  })
   const writeAccessLine = accessLog ? createAccessLog(app.log) : undefined
   app.addHook('onResponse', function recordRequest(request, reply, done) {
+    // a client that hung up got no answer (whatever status the reply object holds): the abort is logged
+    // at debug by the error handler, and is neither a response to count nor an access line
+    if ((request.raw as { aborted?: boolean }).aborted === true) return done()
     const route = request.routeConfig?.url ?? 'unmatched'
     const auth = request.auth
     const status = reply.statusCode

@@ -114,6 +114,10 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       const transferList = task.raw ? [task.raw.buffer as ArrayBuffer] : undefined
       result = await pool.piscina.run({ ...task, slot }, { signal: controller.signal, transferList })
     } catch (err) {
+      // a task killed (budget, out of memory) or crashed held its thread from its start until now
+      const started = pool.starts.startedAt(slot)
+      if (started !== undefined)
+        metrics.busy.inc({ pool: pool.name }, Math.max(0, Date.now() - started) / 1000)
       // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
       // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
       if (err instanceof RangeError) return fallback()
@@ -126,6 +130,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     const waitMs = Math.max(0, result.startedAt - submitted)
     metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
     metrics.run.observe({ pool: pool.name, op: name }, result.runMs / 1000)
+    metrics.busy.inc({ pool: pool.name }, result.runMs / 1000)
     if (!result.ok) {
       metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'error' })
       const code = (

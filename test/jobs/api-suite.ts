@@ -68,7 +68,7 @@ export function jobsApiSuite(start: StartJobsApp): void {
     expect(await h.gatewayMetrics()).toMatch(
       /anvil_jobs_submitted_total\{operation="json.diff",plan="business"\} 1\n/,
     )
-    await workerMetric(h, /anvil_job_duration_seconds_count\{operation="hash",status="completed"\} 1\n/)
+    await workerMetric(h, /anvil_jobs_duration_seconds_count\{operation="hash",status="completed"\} 1\n/)
     await workerMetric(h, /anvil_jobs_queue_depth\{queue="paid",state="completed"\} 4\n/)
     await workerMetric(h, /anvil_jobs_queue_depth\{queue="paid",state="waiting"\} 0\n/)
   })

@@ -21,6 +21,18 @@ async function promtool(...args: string[]): Promise<string> {
   }
 }
 
+// The anchors GitHub (and most Markdown renderers) give the headings: lower case, punctuation dropped,
+// spaces to hyphens.
+function markdownAnchors(markdown: string): string[] {
+  return [...markdown.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) =>
+    m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9 _-]/g, '')
+      .replace(/ /g, '-'),
+  )
+}
+
 interface RuleTest {
   alert_rule_test?: { alertname: string; exp_alerts?: unknown[] }[]
 }
@@ -36,6 +48,33 @@ describePrometheus('alert rules (promtool)', () => {
 
   it('every alert passes its unit tests', async () => {
     expect(await promtool('test', 'rules', 'alerts.test.yml')).toMatch(/SUCCESS/)
+  })
+
+  it('every alert links a runbook section of docs/operations.md under the configurable base URL', () => {
+    const anchors = markdownAnchors(readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8'))
+    for (const rule of alertRules()) {
+      expect(rule.annotations.runbook, rule.alert).toBeUndefined()
+      const m = /^\{\{ \$externalLabels\.runbook_base \}\}#([a-z0-9-]+)$/.exec(
+        rule.annotations.runbook_url ?? '',
+      )
+      expect(m, `${rule.alert}: runbook_url ${rule.annotations.runbook_url}`).not.toBeNull()
+      expect(anchors, `${rule.alert}: no section #${m![1]} in docs/operations.md`).toContain(m![1])
+    }
+  })
+
+  it('the compose Prometheus sets the runbook base from the environment and sends alerts to Alertmanager', () => {
+    const config = parse(readFileSync(join(DIR, 'prometheus.yml'), 'utf8')) as {
+      global: { external_labels: Record<string, string> }
+      alerting: { alertmanagers: { static_configs: { targets: string[] }[] }[] }
+    }
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: expanded by Prometheus, as written in the YAML
+    expect(config.global.external_labels.runbook_base).toBe('${ANVIL_RUNBOOK_BASE_URL}')
+    expect(config.alerting.alertmanagers[0]!.static_configs[0]!.targets).toEqual(['alertmanager:9093'])
+  })
+
+  it('every alert has a severity Alertmanager routes: page, warning or ticket', () => {
+    for (const rule of alertRules())
+      expect(['page', 'warning', 'ticket'], rule.alert).toContain(rule.labels.severity)
   })
 
   it('every alert is tested both firing and quiet', () => {

@@ -10,7 +10,7 @@ import { ROOT } from './dashboards.ts'
 // configuration schema the gateway validates at boot.
 
 interface Service {
-  build?: string
+  build?: string | { context: string; args?: Record<string, string> }
   image?: string
   command?: string[]
   deploy?: { replicas?: number }
@@ -53,14 +53,30 @@ function mounts(service: Service): { source: string; target: string; readOnly: b
 }
 
 describe('docker-compose.yml', () => {
-  it('runs the gateway twice, a job worker, Redis, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['gateway', 'grafana', 'prometheus', 'redis', 'worker'])
+  it('runs the gateway twice, a job worker, Redis, Prometheus, Alertmanager and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual([
+      'alertmanager',
+      'gateway',
+      'grafana',
+      'prometheus',
+      'redis',
+      'worker',
+    ])
     expect(services.gateway!.deploy?.replicas).toBe(2)
-    expect(services.gateway!.build).toBe('.')
     expect(services.worker!.image).toBe(services.gateway!.image)
-    expect(services.worker!.build).toBe('.')
+    // both build the same image, passing the commit for anvil_build_info to the Dockerfile's ARG
+    for (const name of ANVIL) {
+      expect(services[name]!.build, name).toEqual({
+        context: '.',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Compose variable, as written in the YAML
+        args: { ANVIL_COMMIT: '${ANVIL_COMMIT:-}' },
+      })
+    }
+    expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toMatch(
+      /^ARG ANVIL_COMMIT=""\n[\s\S]*ANVIL_COMMIT=\$\{ANVIL_COMMIT\}/m,
+    )
     // third-party images are pinned to a release
-    for (const name of ['redis', 'prometheus', 'grafana']) {
+    for (const name of ['redis', 'prometheus', 'grafana', 'alertmanager']) {
       expect(services[name]!.image, name).toMatch(/:v?[0-9][^:]*$/)
     }
   })
@@ -87,8 +103,8 @@ describe('docker-compose.yml', () => {
     expect(container).toBe(env.PORT)
     const published = Object.values(services).flatMap((s) => s.ports ?? [])
     expect(published.some((p) => p.endsWith(`:${env.ADMIN_PORT}`))).toBe(false)
-    // Prometheus and Grafana are for operators on this machine only
-    for (const name of ['prometheus', 'grafana']) {
+    // Prometheus, Alertmanager and Grafana are for operators on this machine only
+    for (const name of ['prometheus', 'grafana', 'alertmanager']) {
       for (const p of services[name]!.ports ?? []) expect(p, name).toMatch(/^127\.0\.0\.1:/)
     }
   })
@@ -173,6 +189,14 @@ describe('docker-compose.yml', () => {
     expect(configFlag).toBe(`--config.file=${configDir}/prometheus.yml`)
     for (const rules of prometheusConfig.rule_files)
       expect(existsSync(join(ROOT, 'prometheus', rules))).toBe(true)
+    const am = services.alertmanager!
+    const amDir = mounts(am).find((m) => m.source === './alertmanager')!.target
+    expect(am.command).toContain(`--config.file=${amDir}/alertmanager.yml`)
+    // the runbook base URL reaches prometheus.yml's external labels only with this flag
+    expect(prom.command).toContain('--enable-feature=expand-external-labels')
+    expect(prom.environment?.ANVIL_RUNBOOK_BASE_URL).toMatch(
+      /^\$\{ANVIL_RUNBOOK_BASE_URL:-https:\/\/\S+\/operations\.md\}$/,
+    )
 
     const grafana = mounts(services.grafana!)
     expect(grafana.find((m) => m.source === './grafana/provisioning')?.target).toBe(

@@ -11,9 +11,9 @@ import { ROOT } from './dashboards.ts'
 // they are not registered in this tree yet.
 export const JOBS_METRICS = [
   'anvil_jobs_queue_depth',
-  'anvil_job_duration_seconds_bucket',
-  'anvil_job_duration_seconds_sum',
-  'anvil_job_duration_seconds_count',
+  'anvil_jobs_duration_seconds_bucket',
+  'anvil_jobs_duration_seconds_sum',
+  'anvil_jobs_duration_seconds_count',
   'anvil_jobs_failed_total',
   'anvil_jobs_submitted_total',
 ]
@@ -40,6 +40,7 @@ export async function exportedNames(): Promise<Set<string>> {
 
 export interface AlertRule {
   alert: string
+  record?: undefined
   expr: string
   for?: string
   labels: Record<string, string>
@@ -48,7 +49,17 @@ export interface AlertRule {
 
 export function alertRules(): AlertRule[] {
   const doc = parse(readFileSync(join(ROOT, 'prometheus', 'alerts.yml'), 'utf8')) as {
-    groups: { name: string; rules: AlertRule[] }[]
+    groups: { name: string; rules: (AlertRule | { record: string; expr: string })[] }[]
   }
-  return doc.groups.flatMap((g) => g.rules)
+  // recording rules (the SLO ratios and objectives) are not alerts
+  return doc.groups.flatMap((g) => g.rules).filter((r): r is AlertRule => 'alert' in r)
+}
+
+export function recordingRules(): { record: string; expr: string }[] {
+  const doc = parse(readFileSync(join(ROOT, 'prometheus', 'alerts.yml'), 'utf8')) as {
+    groups: { rules: { record?: string; expr: string }[] }[]
+  }
+  return doc.groups
+    .flatMap((g) => g.rules)
+    .filter((r): r is { record: string; expr: string } => r.record !== undefined)
 }

@@ -179,3 +179,43 @@ async function submitJobs(
     }
   }
 }
+
+// A healthy day: every family on every plan, pool work on both tiers, and (with jobs) one job that
+// completes. Nothing fails, so any series a dashboard reads must exist without a failure having happened.
+export async function driveHealthyTraffic(
+  gw: Gateway,
+  options: { jobs?: boolean },
+  tally: Tally,
+): Promise<void> {
+  const ok = async (c: Call): Promise<Reply> => {
+    const reply = await gw.call(c)
+    tally.add(reply.status)
+    if (reply.status < 200 || reply.status > 299)
+      throw new Error(`${c.path} answered ${reply.status}: ${reply.text}`)
+    return reply
+  }
+  const free = await gw.workspace('free', { ...UNLIMITED, compute_budget_ms: 30_000 })
+  const pro = await gw.workspace('pro', UNLIMITED)
+  const business = await gw.workspace('business')
+  for (const key of [free.key, pro.key, business.key]) {
+    for (const c of FAMILY_CALLS) await ok({ ...c, key })
+    await ok({ path: '/v1/json/patch', json: BIG_PATCH, key })
+  }
+  if (!options.jobs) return
+  const job = {
+    operation: 'json.patch',
+    params: { document: { a: 1 }, patch: [{ op: 'add', path: '/b', value: 2 }] },
+  }
+  const id = (
+    JSON.parse((await ok({ path: '/v1/jobs', json: job, key: pro.key })).text) as { data: { id: string } }
+  ).data.id
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const reply = await ok({ path: `/v1/jobs/${id}`, key: pro.key })
+    const status = (JSON.parse(reply.text) as { data?: { status?: string } }).data?.status
+    if (status === 'completed') return
+    if (status === 'failed' || Date.now() > deadline)
+      throw new Error(`job ${id} did not complete: ${reply.text}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

@@ -78,6 +78,11 @@ describe('inline and pool dispatch', () => {
     const metrics = await (await t.admin.inject({ method: 'GET', url: '/metrics' })).body
     expect(metrics).toMatch(/anvil_pool_tasks_total\{pool="paid",op="text.inspect",outcome="timeout"\} 1/)
     expect(metrics).toMatch(/anvil_pool_worker_restarts_total\{pool="paid"\} 1/)
+    // the killed task held its thread for its budget, the next one for its run: both are busy time
+    const busy = Number(/anvil_pool_busy_seconds_total\{pool="paid"\} (\S+)/.exec(metrics)?.[1])
+    expect(busy).toBeGreaterThanOrEqual(0.15)
+    expect(busy).toBeLessThan(30)
+    expect(metrics).toMatch(/anvil_pool_busy_seconds_total\{pool="free"\} 0\n/)
   })
 
   it('a worker out of memory answers 422 {reason: memory}; the process lives on', async () => {
