@@ -85,7 +85,10 @@ describeRedis('charging: what the gateway itself refuses is never charged', () =
       expect(charged.workspace.requests).toBe(2)
 
       const admission = app.runtime.pools.pick(app.workspaceId, 'paid').admission
-      const held = Array.from({ length: admission.capacity }, (_, i) => admission.reserve(`ws_fill_${i}`, 0).reservation)
+      const held = Array.from(
+        { length: admission.capacity },
+        (_, i) => admission.reserve(`ws_fill_${i}`, 0).reservation,
+      )
       try {
         for (let i = 0; i < 3; i++) {
           const refused = await declaredOnly(app, 5_000_000)
