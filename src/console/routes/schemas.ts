@@ -23,7 +23,7 @@ const password = z
   .describe(`${PASSWORD_MIN}–${PASSWORD_MAX} characters; never returned or logged`)
 const name = z.string().trim().min(1).max(100)
 
-export const signUpBody = z.object({
+export const signUpBody = z.strictObject({
   email,
   password,
   workspace_name: name
@@ -31,7 +31,7 @@ export const signUpBody = z.object({
     .describe('Name of the first workspace, owned by the new account'),
 })
 // sign-in takes any non-empty password up to the maximum: a policy change must not lock anyone out
-export const signInBody = z.object({ email, password: z.string().min(1).max(PASSWORD_MAX) })
+export const signInBody = z.strictObject({ email, password: z.string().min(1).max(PASSWORD_MAX) })
 
 const userSchema = z.object({ id: z.string(), email: z.string(), created_at: z.string() })
 export const sessionSchema = z.object({
@@ -48,7 +48,7 @@ export const workspaceSchema = z.object({
   limits: planLimitsSchema,
   created_at: z.string(),
 })
-export const createWorkspaceBody = z.object({ name })
+export const createWorkspaceBody = z.strictObject({ name })
 
 export const environmentSchema = z.object({
   id: z.string(),
@@ -63,8 +63,8 @@ export const projectSchema = z.object({
   created_at: z.string(),
   environments: z.array(environmentSchema),
 })
-export const createProjectBody = z.object({ name })
-export const createEnvironmentBody = z.object({
+export const createProjectBody = z.strictObject({ name })
+export const createEnvironmentBody = z.strictObject({
   name,
   mode: z.enum(['live', 'test']).describe('live keys start anvil_live_, test keys anvil_test_'),
 })
@@ -128,7 +128,7 @@ export const usageSchema = z.object({
   ),
   daily: z.array(z.object({ date: z.string(), requests: z.number().int() })),
 })
-export const usageQuery = z.object({
+export const usageQuery = z.strictObject({
   month: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM')
