@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { loggerOptions } from './logger.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
+import { cors } from './plugins/cors.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { genReqId, requestContext } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
@@ -26,6 +27,8 @@ export async function buildAdminApp(
   })
   await app.register(requestContext)
   await app.register(errorsHandling)
+  // OPTIONS answers with Allow; no browser origin may call the admin API
+  await app.register(cors, { allowedOrigins: [], crossOrigin: () => false })
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
   await app.register(adminAuth, { token: options.adminToken })

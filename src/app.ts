@@ -4,6 +4,7 @@ import { lazyChildLogger, loggerOptions } from './logger.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
+import { cors } from './plugins/cors.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { metricsHooks } from './plugins/metrics.ts'
 import { genReqId, requestContext } from './plugins/request-id.ts'
@@ -21,6 +22,9 @@ export interface AppOptions {
 }
 
 const MiB = 1024 * 1024
+
+// the keyed API only: the console (a cookie session) and the docs page are never offered cross-origin
+const isApiPath = (path: string) => path.startsWith('/v1/')
 
 // The public API: plugins first, then routes. Never listens; server.ts does.
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -58,6 +62,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const routes = collectRoutes(app)
   await app.register(requestContext)
   await app.register(errorsHandling)
+  // first of the onRequest hooks that decide: a preflight is answered before authentication
+  await app.register(cors, { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath })
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   await app.register(auth, {
