@@ -69,6 +69,7 @@ export const createEnvironmentBody = z.strictObject({
   mode: z.enum(['live', 'test']).describe('live keys start anvil_live_, test keys anvil_test_'),
 })
 
+const keyLink = z.object({ id: z.string(), prefix: z.string() })
 export const keySchema = z.object({
   id: z.string(),
   name: z.string().nullable(),
@@ -80,10 +81,17 @@ export const keySchema = z.object({
   families: z.array(z.string()).nullable(),
   allowed_cidrs: z.array(z.string()).nullable(),
   expires_at: z.string().nullable(),
+  monthly_quota: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The key's own monthly quota (on top of the workspace's); null: only the workspace's"),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   rotated_to: z.string().nullable(),
+  replaced_by: keyLink.nullable().describe('The key a rotation issued in place of this one'),
+  rotated_from: keyLink.nullable().describe('The key this one was issued to replace, by a rotation'),
 })
 
 // The admin API's validation for the per-key options, with the environment named by id.
