@@ -5,6 +5,7 @@ import { accessControl } from './plugins/access.ts'
 import { adminAuth } from './plugins/admin-auth.ts'
 import { adminHost } from './plugins/admin-host.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
+import { cors } from './plugins/cors.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { genReqId, requestContext } from './plugins/request-id.ts'
 import { zodCompiler } from './plugins/zod-compiler.ts'
@@ -34,6 +35,8 @@ export async function buildAdminApp(
   // first of all: a request naming a foreign Host goes no further (DNS rebinding)
   await app.register(adminHost, { allowed: runtime.config.adminAllowedHosts })
   await app.register(errorsHandling)
+  // OPTIONS answers with Allow; no browser origin may call the admin API
+  await app.register(cors, { allowedOrigins: [], crossOrigin: () => false })
   await app.register(zodCompiler)
   await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
   await app.register(accessControl)

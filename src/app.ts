@@ -8,6 +8,7 @@ import { accessControl } from './plugins/access.ts'
 import { auth } from './plugins/auth.ts'
 import { bodyDeadline } from './plugins/body-deadline.ts'
 import { bodyParsers } from './plugins/body-parsers.ts'
+import { cors } from './plugins/cors.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './plugins/errors.ts'
 import { keyActivityHook } from './plugins/key-activity.ts'
 import { metricsHooks } from './plugins/metrics.ts'
@@ -26,6 +27,9 @@ export interface AppOptions {
 }
 
 const MiB = 1024 * 1024
+
+// the keyed API only: the console (a cookie session) and the docs page are never offered cross-origin
+const isApiPath = (path: string) => path.startsWith('/v1/')
 
 // The public API: plugins first, then routes. Never listens; server.ts does.
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -63,6 +67,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const routes = collectRoutes(app)
   await app.register(requestContext)
   await app.register(errorsHandling)
+  // first of the onRequest hooks that decide: a preflight is answered before authentication
+  await app.register(cors, { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath })
   await app.register(zodCompiler)
   await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })

@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { z } from 'zod'
 import { parseCidr } from './keys/cidr.ts'
 import { hostAllowlist } from './lib/host-allowlist.ts'
+import { type AllowedOrigins, allowedOriginsSchema } from './lib/origins.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
@@ -130,6 +131,8 @@ export const envSchema = z
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     // developer console (src/console/)
     CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
+    // browsers allowed to call /v1 cross-origin (src/plugins/cors.ts)
+    CORS_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -171,6 +174,8 @@ export interface Config {
   // Fastify's trustProxy: false, a hop count, or the trusted proxies' addresses/CIDRs
   trustProxy: false | number | string[]
   bootstrap: boolean
+  // origins whose pages may call /v1 from a browser; "*" any (never with credentials); empty: none
+  corsAllowedOrigins: AllowedOrigins
   pools: PoolsConfig
   jobs: JobsConfig
 }
@@ -253,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     bootstrap: e.BOOTSTRAP,
+    corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     pools: {
       warm: e.POOL_WARM,
       admissionWaitMs: e.POOL_ADMISSION_WAIT_MS,

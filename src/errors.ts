@@ -109,6 +109,11 @@ export const ERRORS = {
     type: 'permission_error',
     message: 'The Host header is not one this listener answers to.',
   },
+  ERR_CORS_ORIGIN: {
+    status: 403,
+    type: 'permission_error',
+    message: 'This origin may not call this path from a browser.',
+  },
   ERR_RATE_LIMITED: { status: 429, type: 'rate_limit_error', message: 'Too many requests per second.' },
   ERR_QUOTA_EXCEEDED: { status: 429, type: 'rate_limit_error', message: 'The monthly quota is used up.' },
   ERR_INTERNAL: { status: 500, type: 'api_error', message: 'Something went wrong on our side.' },

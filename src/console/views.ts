@@ -45,7 +45,12 @@ export function keyStatus(key: ApiKeyRecord, now: number): KeyStatus {
 
 // Keys newest first, with the names of their project and environment and when they were last used.
 export async function keyViews(deps: ConsoleDeps, workspaceId: string, records?: ApiKeyRecord[]) {
-  const keys = records ?? (await deps.store.listKeys(workspaceId))
+  const all = await deps.store.listKeys(workspaceId)
+  const keys = records ?? all
+  // a rotation links two keys: each row names the other by prefix, so a replacement is recognisable
+  const byId = new Map(all.map((k) => [k.id, k]))
+  const rotatedFrom = new Map(all.filter((k) => k.rotated_to).map((k) => [k.rotated_to!, k]))
+  const link = (k: ApiKeyRecord | undefined) => (k ? { id: k.id, prefix: k.prefix } : null)
   const projects = await projectViews(deps, workspaceId)
   const lastUsed = await deps.activity.lastUsed(keys.map((k) => k.id))
   const now = deps.clock()
@@ -65,10 +70,13 @@ export async function keyViews(deps: ConsoleDeps, workspaceId: string, records?:
         families: k.families,
         allowed_cidrs: k.allowed_cidrs,
         expires_at: k.expires_at,
+        monthly_quota: k.monthly_quota,
         created_at: k.created_at,
         last_used_at: used === undefined ? null : new Date(used).toISOString(),
         revoked_at: k.revoked_at,
         rotated_to: k.rotated_to,
+        replaced_by: link(k.rotated_to ? byId.get(k.rotated_to) : undefined),
+        rotated_from: link(rotatedFrom.get(k.id)),
       }
     })
     .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))

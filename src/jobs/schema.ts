@@ -18,7 +18,7 @@ const hashParams = hashBody.extend({
 })
 
 const job = <O extends string, P extends z.ZodType>(operation: O, params: P, endpoint: string) =>
-  z.object({
+  z.strictObject({
     operation: z.literal(operation),
     params: params.describe(`The body of ${endpoint}, with the same fields, defaults and limits`),
   })

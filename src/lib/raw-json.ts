@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { jsonParseErrorOffset, locate } from './json-error.ts'
-import { issuesOf } from './zod-issues.ts'
+import { issuesOf, parseInput, validationMessage } from './zod-issues.ts'
 
 // A JSON body left unparsed on purpose: it is bound for a worker thread, which parses and validates it
 // there, so a large document never costs the event loop a parse and two structured clones.
@@ -23,11 +23,12 @@ export function parseAndValidate<T>(bytes: Uint8Array, schema: z.ZodType<T>): T 
   } catch (err) {
     throw new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(err, text)))
   }
-  const r = schema.safeParse(data)
+  const r = parseInput(schema, data)
   if (r.success) return r.data
+  const issues = issuesOf(r.error)
   const message =
     data === null || typeof data !== 'object' || Array.isArray(data)
       ? 'The body must be a JSON object.'
-      : undefined
-  throw new AppError('ERR_VALIDATION', message, { issues: issuesOf(r.error) })
+      : validationMessage(issues)
+  throw new AppError('ERR_VALIDATION', message, { issues })
 }

@@ -22,6 +22,15 @@ a valid key (401), and endpoints that need none, carry no RateLimit headers: no 
 \`400 ERR_BAD_REQUEST\` for malformed HTTP (bad URL encoding, bad Content-Length, oversized headers → 431),
 \`401 ERR_UNAUTHORIZED\` for a wrong admin token.
 
+**Strict input.** A body or query field an operation does not define is refused with \`400 ERR_VALIDATION\`, one
+issue per unknown field at its path, with \`did_you_mean\` when a defined field is within two edits:
+\`{"input":"x","outptu_encoding":"base64"}\` → \`Unknown field "outptu_encoding" in the body (did you mean
+"output_encoding"?).\` Members of your data (JSON documents, JWT claims, JWKs) are never refused.
+
+**Browsers (CORS).** Origins listed by the operator (\`CORS_ALLOWED_ORIGINS\`; none by default) may call \`/v1\`
+cross-origin; a preflight from any other origin answers \`403 ERR_CORS_ORIGIN\`. \`OPTIONS\` is never 405.
+\`RateLimit\`, \`RateLimit-Policy\`, \`Request-Id\` and \`Retry-After\` are exposed to scripts; credentials never are.
+
 **JSON bodies** must be UTF-8 (\`charset=utf-8\` allowed, any other charset is 415). A body over the plan's limit is
 refused from its \`Content-Length\` before it is read, or as soon as the streamed bytes pass the limit.
 `.trim()

@@ -11,14 +11,14 @@ const lengthSchema = z.coerce
   .max(MAX_XOF_LENGTH)
   .describe('Output length in bytes, for shake128/shake256 only')
 
-export const hashBody = z.object({
+export const hashBody = z.strictObject({
   input: z.string().describe('The data to hash, in input_encoding'),
   input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
   output_encoding: z.enum(DIGEST_ENCODINGS).default('hex'),
   length: lengthSchema.optional(),
 })
 
-export const hashQuery = z.object({
+export const hashQuery = z.strictObject({
   output_encoding: z.enum(DIGEST_ENCODINGS).default('hex'),
   length: lengthSchema.optional(),
 })

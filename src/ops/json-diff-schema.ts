@@ -9,7 +9,7 @@ import { MAX_DEPTH } from './json-diff-keys.ts'
 const document = (side: string) =>
   z.unknown().describe(`The ${side} JSON document: any JSON value, nested at most ${MAX_DEPTH} levels`)
 
-export const jsonDiffBody = z.object({
+export const jsonDiffBody = z.strictObject({
   left: document('original'),
   right: document('changed'),
   array_key: z

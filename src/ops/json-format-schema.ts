@@ -13,7 +13,7 @@ const sortKeysDescription =
   'Sort object members by key in Unicode code point order (integer-like keys are strings too); members ' +
   'with the same key keep their order'
 
-export const formatBody = z.object({
+export const formatBody = z.strictObject({
   input: z
     .string()
     .describe(
@@ -28,7 +28,7 @@ export const formatBody = z.object({
   sort_keys: z.boolean().default(false).describe(sortKeysDescription),
 })
 
-export const formatQuery = z.object({
+export const formatQuery = z.strictObject({
   mode,
   indent: z
     .union([

@@ -4,7 +4,7 @@ import { PATCH_OPS } from './json-patch-ops.ts'
 
 // The request body of /v1/json/patch (and of json.patch jobs): validated by the route on the event loop, or by
 // the worker when a large body is handed to the pool unparsed (src/lib/raw-json.ts).
-export const patchBody = z.object({
+export const patchBody = z.strictObject({
   document: z
     .unknown()
     .describe(`The JSON document to patch: any JSON value, nested at most ${MAX_PATCH_DEPTH} levels`),

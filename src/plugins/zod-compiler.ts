@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import type { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { RawJson } from '../lib/raw-json.ts'
-import { issuesOf } from '../lib/zod-issues.ts'
+import { issuesOf, parseInput, validationMessage } from '../lib/zod-issues.ts'
 
 function isStream(value: unknown): boolean {
   return (
@@ -27,13 +27,14 @@ async function zodCompilerPlugin(app: FastifyInstance): Promise<void> {
     return function validateWithZod(data: unknown) {
       if (httpPart === 'body' && (isStream(data) || data instanceof RawJson)) return { value: data }
       if (noQuery?.success && isEmpty(data)) return { value: { ...(noQuery.data as object) } }
-      const r = zod.safeParse(data)
+      const r = parseInput(zod, data)
       if (r.success) return { value: r.data }
+      const issues = issuesOf(r.error, prefix)
       const message =
         httpPart === 'body' && (data === null || typeof data !== 'object' || Array.isArray(data))
           ? 'The body must be a JSON object.'
-          : undefined
-      return { error: new AppError('ERR_VALIDATION', message, { issues: issuesOf(r.error, prefix) }) }
+          : validationMessage(issues, prefix)
+      return { error: new AppError('ERR_VALIDATION', message, { issues }) }
     }
   })
   app.setSerializerCompiler(() => JSON.stringify)

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { ErrorCode } from '../errors.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
 import type { Security } from '../plugins/access.ts'
@@ -54,6 +54,10 @@ declare module 'fastify' {
   }
 }
 
+// A route that takes no query parameters refuses any (a mistyped option must not be silently ignored),
+// except a keyless GET such as a health probe, where a load balancer may append its own.
+const NO_QUERY = z.strictObject({})
+
 // Schemas first: zod validates the parts, the same schemas feed the OpenAPI document, and the
 // handler returns plain data that is wrapped in the success envelope here, once.
 export function defineRoute<
@@ -82,7 +86,15 @@ export function defineRoute<
     method,
     url,
     schema: Object.fromEntries(
-      Object.entries({ body, querystring, params }).filter(([, v]) => v !== undefined),
+      Object.entries({
+        body,
+        querystring:
+          querystring ??
+          (method === 'GET' && (doc.security ?? (family ? 'apiKey' : 'none')) === 'none'
+            ? undefined
+            : NO_QUERY),
+        params,
+      }).filter(([, v]) => v !== undefined),
     ),
     config: { family, binary, paidOnly, doc, op, security: doc.security },
     async handler(request, reply) {

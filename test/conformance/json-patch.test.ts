@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
-// json-patch/json-patch-tests, read in place from the shared conformance folder, run through the endpoint.
-const SUITE = new URL('../../../shared/conformance/json-patch/', import.meta.url)
+// json-patch/json-patch-tests, vendored under test/fixtures/conformance/ (see PROVENANCE.md), run through the endpoint.
+const SUITE = new URL('../fixtures/conformance/json-patch/', import.meta.url)
 
 interface PatchCase {
   comment?: string

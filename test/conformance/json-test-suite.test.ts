@@ -5,12 +5,10 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
-// nst/JSONTestSuite test_parsing, read in place from the shared conformance folder. Every file goes through
+// nst/JSONTestSuite test_parsing, vendored under test/fixtures/conformance/ (PROVENANCE.md). Every file goes through
 // POST /v1/json/format as raw bytes (which also covers the n_ files that are not UTF-8), and every file that
 // decodes as UTF-8 also goes as the `input` string of a JSON body.
-const SUITE = fileURLToPath(
-  new URL('../../../shared/conformance/json-test-suite/test_parsing/', import.meta.url),
-)
+const SUITE = fileURLToPath(new URL('../fixtures/conformance/json-test-suite/test_parsing/', import.meta.url))
 
 const files = readdirSync(SUITE)
   .filter((f) => f.endsWith('.json'))

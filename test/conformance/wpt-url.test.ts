@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
-// The WPT URL suites, read in place from the shared conformance folder and run through the endpoints.
-const SUITE = new URL('../../../shared/conformance/wpt-url/', import.meta.url)
+// The WPT URL suites, vendored under test/fixtures/conformance/ (see PROVENANCE.md), run through the endpoints.
+const SUITE = new URL('../fixtures/conformance/wpt-url/', import.meta.url)
 
 // Thousands of requests through one key: lift the per-second caps out of the way.
 const COMPONENTS = [

@@ -117,6 +117,63 @@ describe('console pages', () => {
     expect(res.body).toContain('<option value="86400" selected>24 hours</option>')
   })
 
+  it("the keys page shows each key's scope, and a rotation's two keys name each other", async () => {
+    const ws = `/console/api/workspaces/${me.workspaceId}`
+    const scoped = await me.client.call('POST', `${ws}/keys`, {
+      environment_id: me.environmentId,
+      name: 'scoped',
+      families: ['hash', 'jwt'],
+      allowed_cidrs: ['203.0.113.0/24'],
+      expires_at: '2099-01-31T00:00:00Z',
+    })
+    expect(scoped.statusCode).toBe(200)
+    const old = scoped.json().data
+    // a key quota is set by an operator (admin API); the console shows it
+    const quota = await t.admin.inject({
+      method: 'POST',
+      url: '/admin/keys',
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
+      payload: { workspace_id: me.workspaceId, project: 'web', name: 'metered', monthly_quota: 25_000 },
+    })
+    expect(quota.statusCode).toBe(200)
+    const rotated = await me.client.call('POST', `${ws}/keys/${old.id}/rotate`, { grace_seconds: 3600 })
+    expect(rotated.statusCode).toBe(200)
+    const fresh = rotated.json().data
+    expect(fresh.details).toMatchObject({
+      families: ['hash', 'jwt'],
+      allowed_cidrs: ['203.0.113.0/24'],
+      monthly_quota: null,
+      rotated_from: { id: old.id, prefix: old.prefix },
+      replaced_by: null,
+    })
+    const list = (await me.client.call('GET', `${ws}/keys`)).json().data.keys as Record<string, unknown>[]
+    expect(list.find((k) => k.id === old.id)).toMatchObject({
+      status: 'rotated',
+      replaced_by: { id: fresh.id, prefix: fresh.prefix },
+      rotated_from: null,
+    })
+    const page = (await me.client.call('GET', `/console/workspaces/${me.workspaceId}/keys`)).body
+    const row = (id: string) => new RegExp(`<tr data-key-id="${id}">[\\s\\S]*?</tr>`).exec(page)?.[0] ?? ''
+    const oldRow = row(old.id)
+    const newRow = row(fresh.id)
+    expect(oldRow).toContain(`replaced by <code>${fresh.prefix}…</code>`)
+    expect(newRow).toContain(`replaces <code>${old.prefix}…</code>`)
+    for (const r of [oldRow, newRow]) {
+      expect(r).toContain('<li data-scope="families">hash, jwt</li>')
+      expect(r).toContain('<li data-scope="addresses">203.0.113.0/24</li>')
+      expect(r).toContain(`<li data-scope="quota">No key quota</li>`)
+    }
+    // the replacement keeps the expiry; the old key now ends with its grace period
+    expect(newRow).toMatch(/<li data-scope="expiry">Expires <time datetime="2099-01-31/)
+    expect(oldRow).toMatch(/<li data-scope="expiry">Expires <time datetime="\d{4}-/)
+    const main = row(me.keyId)
+    expect(main).toContain('<li data-scope="families">All families</li>')
+    expect(main).toContain('<li data-scope="addresses">Any address</li>')
+    expect(main).toContain('<li data-scope="expiry">No expiry</li>')
+    expect(main).not.toContain('data-lineage')
+    expect(row(quota.json().data.id)).toContain('<li data-scope="quota">Key quota 25,000 requests/month</li>')
+  })
+
   it('the usage page has a bar per day, a quota meter, refusals and the plan limits', async () => {
     await t.post('/v1/hash/sha256', { input: 'x' }, { authorization: `Bearer ${me.key}` })
     const res = await me.client.call('GET', `/console/workspaces/${me.workspaceId}/usage?month=2026-02`)

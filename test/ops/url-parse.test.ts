@@ -104,7 +104,7 @@ describe('ERR_INVALID_URL details', () => {
 
   it('names a reason with an in-range position for every failure case of the WPT suite', () => {
     const data = JSON.parse(
-      readFileSync(new URL('../../../shared/conformance/wpt-url/urltestdata.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../fixtures/conformance/wpt-url/urltestdata.json', import.meta.url), 'utf8'),
     ) as ({ input: string; base: string | null; failure?: boolean } | string)[]
     const failures = data.filter((c) => typeof c !== 'string' && c.failure === true) as {
       input: string

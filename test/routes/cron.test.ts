@@ -109,12 +109,16 @@ describe('/v1/cron/parse', () => {
     expect(big.json().error.code).toBe('ERR_VALIDATION')
   })
 
-  it('ignores prototype keys and cannot be polluted', async () => {
+  it('refuses prototype keys as unknown fields and cannot be polluted', async () => {
     const res = await t.post(
       '/v1/cron/parse',
       '{"expression":"@daily","__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}',
     )
-    expect(res.statusCode).toBe(200)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().error.details.issues.map((i: { path: string }) => i.path)).toEqual([
+      '__proto__',
+      'constructor',
+    ])
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     const macro = await t.post('/v1/cron/parse', { expression: '@constructor' })
     expect(macro.json().error.code).toBe('ERR_INVALID_CRON')

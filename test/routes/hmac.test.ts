@@ -167,7 +167,8 @@ describe('/v1/hmac', () => {
 
   it('hostile raw bodies: "__proto__" keys and deep nesting', async () => {
     const proto = await t.post('/v1/hmac/sha256', '{"__proto__":{"key":"x"},"input":"a","key":"k"}')
-    expect(proto.statusCode).toBe(200)
+    expect(proto.statusCode).toBe(400)
+    expect(proto.json().error.details.issues[0].path).toBe('__proto__')
     expect(({} as { key?: unknown }).key).toBeUndefined()
     const deep = await t.post('/v1/hmac/verify', `{"input":${'['.repeat(50000)}${']'.repeat(50000)}}`)
     expectEnvelope(deep)

@@ -130,9 +130,9 @@ describe('/v1/url', () => {
   it('refuses schema violations with ERR_VALIDATION and their paths', async () => {
     const cases: [string, unknown, string[]][] = [
       ['/v1/url/parse', { url: 1 }, ['url']],
-      ['/v1/url/parse', { url: 'http://a', extra: 1 }, ['']],
+      ['/v1/url/parse', { url: 'http://a', extra: 1 }, ['extra']],
       ['/v1/url/build', { hostname: 'a' }, ['protocol']],
-      ['/v1/url/modify', { url: 'http://a', set: { origin: 'x' } }, ['set']],
+      ['/v1/url/modify', { url: 'http://a', set: { origin: 'x' } }, ['set.origin']],
       ['/v1/url/modify', { url: 'http://a', query: { delete: 'a' } }, ['query.delete']],
       ['/v1/url/query/parse', { query: ['a'] }, ['query']],
       ['/v1/url/query/build', { params: { a: [[1]] } }, ['params.a.0']],

@@ -87,7 +87,7 @@ describe('the server process', () => {
       expect(usage.workspace.requests).toBeGreaterThanOrEqual(2)
       await expect(
         run(process.execPath, ['src/cli/admin.ts', 'keys', 'revoke'], { cwd: ROOT, env }),
-      ).rejects.toThrow(/missing <key_id>/)
+      ).rejects.toThrow(/keys revoke: expected <key_id>, got none/)
 
       // metrics on the internal listener
       const metrics = await (await fetch(`${server.adminUrl}/metrics`)).text()

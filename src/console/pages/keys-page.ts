@@ -67,14 +67,41 @@ function createForm(workspace: WorkspaceView, projects: ProjectView[]): SafeHtml
 </form>`
 }
 
+// What a key may do, in the words of the create form: families, source addresses, expiry, own quota.
+function scope(key: KeyView): SafeHtml {
+  const families = key.families?.length ? key.families.join(', ') : 'All families'
+  const cidrs = key.allowed_cidrs?.length ? key.allowed_cidrs.join(', ') : 'Any address'
+  const expiry = key.expires_at ? html`Expires ${when(key.expires_at)}` : 'No expiry'
+  const quota =
+    key.monthly_quota === null
+      ? 'No key quota'
+      : `Key quota ${key.monthly_quota.toLocaleString('en-US')} requests/month`
+  return html`<ul class="scope">
+    <li data-scope="families">${families}</li>
+    <li data-scope="addresses">${cidrs}</li>
+    <li data-scope="expiry">${expiry}</li>
+    <li data-scope="quota">${quota}</li>
+  </ul>`
+}
+
+// A rotation's two rows name each other, so the replacement is recognisable at a glance.
+function lineage(key: KeyView): SafeHtml | string {
+  if (key.replaced_by)
+    return html`<br><small data-lineage="replaced-by">replaced by <code>${key.replaced_by.prefix}…</code></small>`
+  if (key.rotated_from)
+    return html`<br><small data-lineage="rotated-from">replaces <code>${key.rotated_from.prefix}…</code></small>`
+  return ''
+}
+
 function keyRow(workspaceId: string, key: KeyView): SafeHtml {
   const base = `/console/api/workspaces/${encodeURIComponent(workspaceId)}/keys/${encodeURIComponent(key.id)}`
   const label = `${key.prefix}…${key.name ? ` (${key.name})` : ''}`
   const live = key.status === 'active' || key.status === 'rotated'
   return html`<tr data-key-id="${key.id}">
   <th scope="row">${key.name ?? html`<span class="muted">unnamed</span>`}</th>
-  <td><code>${key.prefix}…</code></td>
+  <td><code>${key.prefix}…</code>${lineage(key)}</td>
   <td>${key.project.name} / ${key.environment.name}</td>
+  <td>${scope(key)}</td>
   <td>${when(key.created_at)}</td>
   <td>${when(key.last_used_at, 'Never')}</td>
   <td><span class="status status-${key.status}">${STATUS_TEXT[key.status]}</span>${key.status === 'rotated' || (key.status === 'active' && key.expires_at) ? html`<br><small>until ${when(key.expires_at)}</small>` : ''}</td>
@@ -151,7 +178,7 @@ export function keysBody(workspace: WorkspaceView, projects: ProjectView[], keys
     keys.length === 0
       ? html`<p>No keys yet.</p>`
       : html`<div class="table-wrap"><table class="keys">
-    <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${keys.map((k) => keyRow(workspace.id, k))}</tbody>
   </table></div>`
   }

@@ -23,7 +23,7 @@ const password = z
   .describe(`${PASSWORD_MIN}–${PASSWORD_MAX} characters; never returned or logged`)
 const name = z.string().trim().min(1).max(100)
 
-export const signUpBody = z.object({
+export const signUpBody = z.strictObject({
   email,
   password,
   workspace_name: name
@@ -31,7 +31,7 @@ export const signUpBody = z.object({
     .describe('Name of the first workspace, owned by the new account'),
 })
 // sign-in takes any non-empty password up to the maximum: a policy change must not lock anyone out
-export const signInBody = z.object({ email, password: z.string().min(1).max(PASSWORD_MAX) })
+export const signInBody = z.strictObject({ email, password: z.string().min(1).max(PASSWORD_MAX) })
 
 const userSchema = z.object({ id: z.string(), email: z.string(), created_at: z.string() })
 export const sessionSchema = z.object({
@@ -48,7 +48,7 @@ export const workspaceSchema = z.object({
   limits: planLimitsSchema,
   created_at: z.string(),
 })
-export const createWorkspaceBody = z.object({ name })
+export const createWorkspaceBody = z.strictObject({ name })
 
 export const environmentSchema = z.object({
   id: z.string(),
@@ -63,12 +63,13 @@ export const projectSchema = z.object({
   created_at: z.string(),
   environments: z.array(environmentSchema),
 })
-export const createProjectBody = z.object({ name })
-export const createEnvironmentBody = z.object({
+export const createProjectBody = z.strictObject({ name })
+export const createEnvironmentBody = z.strictObject({
   name,
   mode: z.enum(['live', 'test']).describe('live keys start anvil_live_, test keys anvil_test_'),
 })
 
+const keyLink = z.object({ id: z.string(), prefix: z.string() })
 export const keySchema = z.object({
   id: z.string(),
   name: z.string().nullable(),
@@ -80,10 +81,17 @@ export const keySchema = z.object({
   families: z.array(z.string()).nullable(),
   allowed_cidrs: z.array(z.string()).nullable(),
   expires_at: z.string().nullable(),
+  monthly_quota: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The key's own monthly quota (on top of the workspace's); null: only the workspace's"),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
   rotated_to: z.string().nullable(),
+  replaced_by: keyLink.nullable().describe('The key a rotation issued in place of this one'),
+  rotated_from: keyLink.nullable().describe('The key this one was issued to replace, by a rotation'),
 })
 
 // The admin API's validation for the per-key options, with the environment named by id.
@@ -128,7 +136,7 @@ export const usageSchema = z.object({
   ),
   daily: z.array(z.object({ date: z.string(), requests: z.number().int() })),
 })
-export const usageQuery = z.object({
+export const usageQuery = z.strictObject({
   month: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM')

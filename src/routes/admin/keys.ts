@@ -54,7 +54,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     operationId: 'adminListKeys',
     summary: "List a workspace's keys (never the key itself)",
     tags,
-    querystring: z.object({ workspace_id: z.string().min(1) }),
+    querystring: z.strictObject({ workspace_id: z.string().min(1) }),
     response: z.object({ keys: z.array(keySchema) }),
     handler: async ({ query }) => ({ keys: (await store.listKeys(query.workspace_id)).map(publicKey) }),
   })

@@ -14,7 +14,7 @@ export const workspaceSchema = z.object({
   created_at: z.string(),
 })
 
-export const createWorkspaceBody = z.object({
+export const createWorkspaceBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
   plan: z.enum(PLAN_NAMES).default('free'),
 })
@@ -38,7 +38,7 @@ export const usageSchema = z.object({
 
 const cidr = z.string().refine((c) => parseCidr(c) !== undefined, 'must be an IPv4/IPv6 address or CIDR')
 
-export const createKeyBody = z.object({
+export const createKeyBody = z.strictObject({
   workspace_id: z.string().min(1),
   project: z.string().trim().min(1).max(100).default('default'),
   environment: z.string().trim().min(1).max(100).default('production'),
@@ -73,7 +73,7 @@ export const keySchema = z.object({
   created_at: z.string(),
 })
 
-export const rotateBody = z.object({
+export const rotateBody = z.strictObject({
   grace_seconds: z
     .number()
     .int()

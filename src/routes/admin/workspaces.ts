@@ -88,7 +88,7 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     summary: "This month's requests and refusals, per workspace and per key",
     tags,
     params: idParams,
-    querystring: z.object({
+    querystring: z.strictObject({
       month: z
         .string()
         .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM')

@@ -47,14 +47,14 @@ function queryBool(description: string) {
   return z.enum(['true', 'false']).describe(description)
 }
 
-const encodeBody = z.object({
+const encodeBody = z.strictObject({
   input: z.string().describe('The data to encode, in input_encoding'),
   input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
   variant,
   padding,
 })
 
-const encodeQuery = z.object({
+const encodeQuery = z.strictObject({
   variant,
   padding: queryBool(padding.description!)
     .transform((v) => v === 'true')
@@ -66,14 +66,14 @@ const encodeResult = z.object({
   variant: z.enum(BASE64_VARIANTS),
 })
 
-const decodeBody = z.object({
+const decodeBody = z.strictObject({
   input: z.string().describe('The Base64 or base64url text'),
   variant: decodeVariant,
   output_encoding: outputEncoding,
   strict,
 })
 
-const decodeQuery = z.object({
+const decodeQuery = z.strictObject({
   variant: decodeVariant,
   output_encoding: outputEncoding,
   strict: queryBool(strict.description!)

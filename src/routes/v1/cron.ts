@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { defineRoute } from '../define.ts'
 
-export const cronParseBody = z.object({
+export const cronParseBody = z.strictObject({
   expression: z
     .string()
     .max(1024)

@@ -16,9 +16,9 @@ const macFields = {
   key_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
 }
 
-const hmacBody = z.object({ ...macFields, output_encoding: z.enum(DIGEST_ENCODINGS).default('hex') })
+const hmacBody = z.strictObject({ ...macFields, output_encoding: z.enum(DIGEST_ENCODINGS).default('hex') })
 
-const verifyBody = z.object({
+const verifyBody = z.strictObject({
   algorithm: algorithmField,
   ...macFields,
   digest: z.string().describe('The expected MAC, in digest_encoding'),

@@ -5,7 +5,7 @@ import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from '../../ops/id-nan
 import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS } from '../../ops/id-uuid.ts'
 import { defineRoute } from '../define.ts'
 
-export const uuidBody = z.object({
+export const uuidBody = z.strictObject({
   version: z
     .literal(UUID_VERSIONS)
     .default(4)
@@ -26,7 +26,7 @@ export const uuidBody = z.object({
 
 const uuidResult = z.object({ uuids: z.array(z.string()) })
 
-const inspectBody = z.object({
+const inspectBody = z.strictObject({
   uuid: z.string().describe('8-4-4-4-12 in any case, 32 hex digits, urn:uuid:… or {…}'),
 })
 
@@ -46,7 +46,7 @@ const inspectResult = z.object({
   node: z.string().optional().describe('v1, v6: the 48-bit node, as aa:bb:cc:dd:ee:ff'),
 })
 
-const nanoidBody = z.object({
+const nanoidBody = z.strictObject({
   size: z.number().int().min(NANOID_SIZE.min).max(NANOID_SIZE.max).default(NANOID_SIZE.default),
   alphabet: z
     .string()

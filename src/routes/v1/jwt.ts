@@ -63,7 +63,7 @@ const inspectResult = decodeResult.extend({
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
 })
 
-const verifyBody = z.object({
+const verifyBody = z.strictObject({
   token,
   ...secretFields,
   public_key: keyMaterial
@@ -117,7 +117,7 @@ const verifyResult = z.union([
   }),
 ])
 
-const signBody = z.object({
+const signBody = z.strictObject({
   payload: jsonObject('The JWT claims set'),
   algorithm: z
     .string()
@@ -146,7 +146,7 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     operationId: 'decodeJwt',
     summary: 'Take a JWS compact token apart (never verifies)',
     tags: ['JWT'],
-    body: z.object({ token }),
+    body: z.strictObject({ token }),
     response: decodeResult,
     errors: ['ERR_INVALID_JWT'],
     handler: function decodeJwtHandler({ body, run }) {
@@ -162,7 +162,7 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     operationId: 'inspectJwt',
     summary: 'Decode a token and explain its times and risks (never verifies)',
     tags: ['JWT'],
-    body: z.object({ token, at: at.optional() }),
+    body: z.strictObject({ token, at: at.optional() }),
     response: inspectResult,
     errors: ['ERR_INVALID_JWT'],
     handler: function inspectJwtHandler({ body, run }) {

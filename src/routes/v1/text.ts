@@ -11,7 +11,7 @@ const FORMAT_HELP =
   'quotes; js_string: JavaScript string literal escaping; unicode_escape: \\uXXXX for non-ASCII; hex and ' +
   'binary: the UTF-8 bytes; punycode: IDNA "xn--" labels of a domain; quoted_printable: RFC 2045; rot13'
 
-const codecBody = z.object({
+const codecBody = z.strictObject({
   input: z.string().describe('The text to encode, or the encoded text to decode'),
   format: z.enum(TEXT_FORMATS).describe(FORMAT_HELP),
 })
@@ -21,7 +21,7 @@ const codecResult = z.object({
   format: z.enum(TEXT_FORMATS),
 })
 
-const normalizeBody = z.object({
+const normalizeBody = z.strictObject({
   input: z.string(),
   form: z.enum(NORMAL_FORMS).default('NFC').describe('Unicode normalization form (UAX #15)'),
 })
@@ -108,7 +108,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     operationId: 'textInspect',
     summary: 'Count and check text',
     tags: ['Text'],
-    body: z.object({ input: z.string() }),
+    body: z.strictObject({ input: z.string() }),
     response: inspectResult,
     handler: ({ body, run }) => run('text.inspect', body),
   })

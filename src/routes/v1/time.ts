@@ -18,7 +18,7 @@ const instant = z.union([
     ),
 ])
 
-export const timestampBody = z.object({
+export const timestampBody = z.strictObject({
   value: instant
     .optional()
     .describe(

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url))
+const SUITES = ['json-test-suite', 'wpt-url', 'json-patch']
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [relative(ROOT, join(dir, e.name))],
+  )
+}
+
+// The vendored suites are the published bytes: an edit (a formatter, an EOL conversion, a "fix" to make a
+// case pass) or a lost file would quietly change what conformance means. SHA256SUMS pins them all.
+describe('vendored conformance suites', () => {
+  const listed = new Map(
+    readFileSync(join(ROOT, 'SHA256SUMS'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [hash, path] = line.split(/\s+\*?/, 2) as [string, string]
+        return [path, hash] as const
+      }),
+  )
+
+  it('every file is listed, with its licence, and nothing listed is missing', () => {
+    const present = SUITES.flatMap((s) => filesUnder(join(ROOT, s))).sort()
+    expect(present).toEqual([...listed.keys()].sort())
+    expect(present).toEqual(
+      expect.arrayContaining(['json-test-suite/LICENSE', 'wpt-url/LICENSE.md', 'json-patch/LICENSE']),
+    )
+    expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)
+  })
+
+  it('every file has the bytes it was vendored with', () => {
+    const changed = [...listed].filter(
+      ([path, hash]) =>
+        createHash('sha256')
+          .update(readFileSync(join(ROOT, path)))
+          .digest('hex') !== hash,
+    )
+    expect(changed.map(([path]) => path)).toEqual([])
+  })
+})
