@@ -121,8 +121,18 @@ const LIMITS = {
     parse: wholeNumber(1),
     field: 'compute_budget_ms',
   },
-  'max-keys': { value: 'N', help: 'live keys the workspace may hold', parse: wholeNumber(0), field: 'max_keys' },
-  'max-projects': { value: 'N', help: 'projects the workspace may hold', parse: wholeNumber(0), field: 'max_projects' },
+  'max-keys': {
+    value: 'N',
+    help: 'live keys the workspace may hold',
+    parse: wholeNumber(0),
+    field: 'max_keys',
+  },
+  'max-projects': {
+    value: 'N',
+    help: 'projects the workspace may hold',
+    parse: wholeNumber(0),
+    field: 'max_projects',
+  },
   'max-environments': {
     value: 'N',
     help: 'environments across its projects',
@@ -137,7 +147,7 @@ const LIMITS = {
   },
   'max-job-result-bytes': {
     value: 'N',
-    help: "largest job result it may store",
+    help: 'largest job result it may store',
     parse: wholeNumber(1),
     field: 'max_job_result_bytes',
   },
