@@ -14,7 +14,8 @@ const instant = z.union([
     .describe(
       'A Unix timestamp as a decimal string (exact to the nanosecond; fractions and exponents allowed), "now", ' +
         'ISO 8601 / RFC 3339 (YYYY-MM-DD[Thh:mm[:ss[.f]]][Z|±hh:mm], YYYY-MM, YYYY-DDD, YYYY-Www-D, ' +
-        '±YYYYYY-…, basic YYYYMMDDThhmmssZ) or RFC 2822 ("Tue, 1 Jul 2003 10:52:37 +0200").',
+        '±YYYYYY-…, basic YYYYMMDDThhmmssZ) or RFC 2822 / 5322 ("Tue, 1 Jul 2003 10:52:37 +0200", ' +
+        'comments and obsolete zones included: "Tue, 14 Nov 2023 22:13:20 GMT (UTC)").',
     ),
 ])
 
