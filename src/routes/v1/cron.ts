@@ -59,7 +59,11 @@ export const cronParseResult = z.object({
       'Which day fields restrict runs; "either": both do, and a day matching one of them runs (Vixie cron)',
     ),
   description: z.string().describe('English description'),
-  timezone: z.string().describe('The time zone used'),
+  timezone: z
+    .string()
+    .describe(
+      'The time zone used, by its IANA primary name (Asia/Calcutta → Asia/Kolkata, US/Eastern → America/New_York)',
+    ),
   direction: z.enum(['next', 'previous']),
   from: z.string().describe('The reference instant used, in the time zone'),
   runs: z

@@ -64,7 +64,11 @@ export const timestampResult = z.object({
     .nullable()
     .describe('In `timezone`, whole seconds; null for years before 1900 or after 9999'),
   rfc3339_local: z.string().describe('In `timezone` with its offset; a fraction only when non-zero'),
-  timezone: z.string(),
+  timezone: z
+    .string()
+    .describe(
+      'The zone by its IANA primary name (Asia/Calcutta → Asia/Kolkata, US/Eastern → America/New_York)',
+    ),
   utc_offset: z.string().describe('"+05:30"; with seconds for historic local mean time'),
   utc_offset_seconds: z.number().int(),
   relative: z.string().describe('English, relative to `at`: "just now", "in 5 minutes", "3 hours ago"'),
