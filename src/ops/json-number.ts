@@ -30,8 +30,17 @@ function reviveNumber(_key: string, value: unknown, context?: { source?: string 
 
 // JSON.parse, except that numbers keep their exact text (see above). Throws as JSON.parse does.
 // The reviver costs about five times a plain parse, so it runs only when the text may need it.
+// A reviver recurses once per nesting level, so thousands of levels overflow the stack: such a document is
+// parsed plainly (iteratively) instead, and json/diff and json/patch refuse it for its depth (512 and 1000
+// levels at most) with ERR_VALIDATION, as they refuse any other.
 export function parseJsonExact(text: string): unknown {
-  return MAYBE_INEXACT.test(text) ? JSON.parse(text, reviveNumber) : JSON.parse(text)
+  if (!MAYBE_INEXACT.test(text)) return JSON.parse(text)
+  try {
+    return JSON.parse(text, reviveNumber)
+  } catch (err) {
+    if (err instanceof RangeError) return JSON.parse(text)
+    throw err
+  }
 }
 
 // Raw numbers back to doubles (iterative), for bodies whose numbers are not documents.

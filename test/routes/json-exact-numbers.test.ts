@@ -50,6 +50,18 @@ describe('exact numbers through /v1/json/diff and /v1/json/patch', () => {
     })
   }
 
+  it('a document too deep for the exact parser is refused for its depth, not as invalid JSON', async () => {
+    const deep = `${'['.repeat(100_000)}1.0${']'.repeat(100_000)}`
+    for (const [url, body] of [
+      ['/v1/json/diff', `{"left":${deep},"right":1.0}`],
+      ['/v1/json/patch', `{"document":${deep},"patch":[]}`],
+    ] as const) {
+      const res = await t.post(url, body)
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json().error.code, url).toBe('ERR_VALIDATION')
+    }
+  })
+
   it('other endpoints still read numbers as doubles', async () => {
     const res = await t.post('/v1/id/uuid', '{"count":2.0}')
     expect(res.statusCode).toBe(200)
