@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks'
 import { workerData } from 'piscina'
 import { isAppError } from '../src/errors.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
-import { isOpName, OPERATIONS } from '../src/ops/registry.ts'
+import { parseJsonExact } from '../src/ops/json-number.ts'
+import { exactNumbers, isOpName, OPERATIONS } from '../src/ops/registry.ts'
 import { markStarted } from '../src/pool/start-board.ts'
 import type { OpTask, OpTaskResult } from '../src/pool/task-types.ts'
 import { idleSchedulingForThisThread } from '../src/pool/thread-policy.ts'
@@ -22,7 +23,8 @@ export default async function runOperation(task: OpTask): Promise<OpTaskResult> 
   try {
     if (task.raw) {
       if (!('body' in spec) || !spec.body) throw new Error(`${task.op} takes no raw body`)
-      const value = await spec.run(parseAndValidate(task.raw, spec.body) as never)
+      const parse = exactNumbers(task.op) ? parseJsonExact : JSON.parse
+      const value = await spec.run(parseAndValidate(task.raw, spec.body, parse) as never)
       return { ok: true, value: JSON.stringify(value), startedAt, runMs: elapsed() }
     }
     const value = await spec.run(task.input as never)

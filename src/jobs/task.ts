@@ -1,6 +1,7 @@
 import { AppError, isAppError } from '../errors.ts'
 import { parseAndValidate } from '../lib/raw-json.ts'
-import { OPERATIONS } from '../ops/registry.ts'
+import { parseJsonExact, plainNumbers } from '../ops/json-number.ts'
+import { exactNumbers, OPERATIONS } from '../ops/registry.ts'
 import { checkJobParams, jobBody } from './schema.ts'
 import type { JobError, JobOperation } from './types.ts'
 
@@ -21,10 +22,18 @@ async function reply<T>(work: () => T | Promise<T>): Promise<TaskReply<T>> {
   }
 }
 
+// Numbers stay exact where the operation keeps them so (json.diff, json.patch: see
+// src/ops/json-number.ts) and are plain doubles for the others, as their synchronous endpoints have them.
+function parseJob(text: string): unknown {
+  const data = parseJsonExact(text)
+  const operation = (data as { operation?: unknown } | null)?.operation
+  return typeof operation === 'string' && exactNumbers(operation) ? data : plainNumbers(data)
+}
+
 // A submitted job body: its operation, or the error the submission is refused with.
 export function prepare(bytes: Uint8Array): Promise<TaskReply<JobOperation>> {
   return reply(() => {
-    const body = parseAndValidate(bytes, jobBody)
+    const body = parseAndValidate(bytes, jobBody, parseJob)
     checkJobParams(body)
     return body.operation
   })
@@ -39,7 +48,7 @@ export interface RunTask {
 // A job run: the data the synchronous endpoint answers with, as JSON text, or its error.
 export function run({ input, maxResultBytes }: RunTask): Promise<TaskReply<string>> {
   return reply(async () => {
-    const body = parseAndValidate(input, jobBody)
+    const body = parseAndValidate(input, jobBody, parseJob)
     const value = await OPERATIONS[body.operation].run(body.params as never)
     const text = JSON.stringify(value)
     // UTF-8 is at most 3 bytes per UTF-16 unit: most results are decided without measuring

@@ -15,11 +15,16 @@ export class RawJson {
 }
 
 // The same checks the gateway's body parser and zod compiler make, for use off the main thread.
-export function parseAndValidate<T>(bytes: Uint8Array, schema: z.ZodType<T>): T {
+// `parse` is JSON.parse or one that throws as it does (parseJsonExact for ops with exact numbers).
+export function parseAndValidate<T>(
+  bytes: Uint8Array,
+  schema: z.ZodType<T>,
+  parse: (text: string) => unknown = JSON.parse,
+): T {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = parse(text)
   } catch (err) {
     throw new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(err, text)))
   }

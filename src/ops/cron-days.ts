@@ -2,15 +2,19 @@ import { daysInMonth, weekday } from './cron-calendar.ts'
 import { type DaySpecial, invalidCron, type ParsedField } from './cron-fields.ts'
 import type { CronSpec } from './cron-parse.ts'
 
-// Which day fields restrict the schedule. Both restricted → a day matches if either does (Vixie cron).
-export type DayMatching = 'every_day' | 'day_of_month' | 'day_of_week' | 'either'
+// How the two day fields combine, exactly as Vixie cron (and cronie) do it: when neither field starts with
+// "*", a day runs if it matches either field ("either"); when one does (*, */2, ?), a day must match both,
+// and a field that is exactly * matches every day. So "0 0 */2 * 1" runs on odd days that are Mondays
+// ("both"), and "0 0 1-31/2 * 1" on odd days and on Mondays ("either").
+export type DayMatching = 'every_day' | 'day_of_month' | 'day_of_week' | 'either' | 'both'
 
 export function dayMatching(spec: CronSpec): DayMatching {
-  const dom = !spec.fields.day_of_month.wildcard
-  const dow = !spec.fields.day_of_week.wildcard
-  if (dom && dow) return 'either'
-  if (dom) return 'day_of_month'
-  if (dow) return 'day_of_week'
+  const dom = spec.fields.day_of_month
+  const dow = spec.fields.day_of_week
+  if (!dom.starred && !dow.starred) return 'either'
+  if (!dom.wildcard && !dow.wildcard) return 'both'
+  if (!dom.wildcard) return 'day_of_month'
+  if (!dow.wildcard) return 'day_of_week'
   return 'every_day'
 }
 
@@ -58,7 +62,7 @@ export function matchingDays(spec: CronSpec, year: number, month: number): numbe
   for (let day = 1; day <= last; day++) {
     const byDom = mode !== 'day_of_week' && domDays.has(day)
     const byDow = mode !== 'day_of_month' && weekdayMatches(dow, (first + day - 1) % 7, day, last)
-    if (byDom || byDow) days.push(day)
+    if (mode === 'both' ? byDom && byDow : byDom || byDow) days.push(day)
   }
   return days
 }

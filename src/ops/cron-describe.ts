@@ -58,6 +58,8 @@ function needsOwnDayClause(spec: CronSpec): boolean {
   const dow = spec.fields.day_of_week
   const mixes = (f: ParsedField) => f.specials.length > 0 && f.normalized.includes(',')
   if (mixes(dom) || mixes(dow)) return true
+  // cronstrue reads both restricted day fields as "either"; Vixie's "both" gets its own wording
+  if (dayMatching(spec) === 'both') return true
   return dayMatching(spec) === 'either' && dom.specials.length + dow.specials.length > 0
 }
 
@@ -66,6 +68,7 @@ function ownDayClause(spec: CronSpec): string {
   const dom = `on ${phrases(spec.fields.day_of_month, false)}`
   const dow = `on ${phrases(spec.fields.day_of_week, true)}`
   if (mode === 'either') return `${dom}, or ${dow}`
+  if (mode === 'both') return `${dom}, if it is also ${dow.slice(3)}`
   return mode === 'day_of_month' ? dom : dow
 }
 

@@ -45,8 +45,11 @@ export interface ParsedField {
   // plain values, sorted and unique; a wildcard gives the whole range
   values: number[]
   specials: DaySpecial[]
-  // the field is exactly * or ?: for the two day fields this means "unrestricted" (Vixie semantics)
+  // the field is exactly * or ?: every value
   wildcard: boolean
+  // the field starts with * (or is ?): for the two day fields this is Vixie cron's DOM_STAR / DOW_STAR,
+  // which makes a day match both fields instead of either (see cron-days.ts)
+  starred: boolean
   // some item uses * or a step: for the hour field this selects the DST policy of wildcard jobs
   stepped: boolean
   normalized: string

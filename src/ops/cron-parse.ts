@@ -35,7 +35,15 @@ function fullRange(def: FieldDef): number[] {
 
 function parseField(def: FieldDef, text: string, at: number): ParsedField {
   if (text === '?' && def.days) {
-    return { values: fullRange(def), specials: [], wildcard: true, stepped: true, normalized: '*', at }
+    return {
+      values: fullRange(def),
+      specials: [],
+      wildcard: true,
+      starred: true,
+      stepped: true,
+      normalized: '*',
+      at,
+    }
   }
   const values = new Set<number>()
   const specials = new Map<string, ParsedField['specials'][number]>()
@@ -57,12 +65,23 @@ function parseField(def: FieldDef, text: string, at: number): ParsedField {
     }
     offset += raw.length + 1
   }
-  const plain = [...parts.values()].sort((a, b) => a.key - b.key || a.text.localeCompare(b.text))
+  const starred = text.startsWith('*')
+  // Vixie reads a day field that starts with * differently (cron-days.ts), so normalizing must not move
+  // a */n item to the front of a day field that did not start with one: it is spelled as its range there
+  // ("5,*/2" → "1-31/2,5"), and the first item of one that did stays first ("*/2,5").
+  const plain = [...parts.values()]
+    .map((p) =>
+      def.days && !starred && p.key < 0
+        ? { key: def.min, text: `${def.min}-${def.max}${p.text.slice(1)}` }
+        : p,
+    )
+    .sort((a, b) => a.key - b.key || a.text.localeCompare(b.text))
   const tokens = [...specials.keys()].sort()
   return {
     values: [...values].sort((a, b) => a - b),
     specials: tokens.map((t) => specials.get(t)!),
     wildcard: text === '*',
+    starred,
     stepped,
     normalized: [...plain.map((p) => p.text), ...tokens].join(','),
     at,
@@ -105,6 +124,7 @@ function parseFields(expression: string, tokens: RegExpExecArray[]): CronSpec {
       values: [0],
       specials: [],
       wildcard: false,
+      starred: false,
       stepped: false,
       normalized: '0',
       at: 0,

@@ -1,5 +1,6 @@
 import { AppError } from '../errors.ts'
 import { formatOffset, formatWall, wallFromCivil } from './cron-calendar.ts'
+import { primaryZoneName } from './time-zone.ts'
 
 // Time zones through Intl.DateTimeFormat only: the offset at an instant is read from the wall clock it
 // formats to, so the server's own zone never matters. Instants are whole epoch seconds.
@@ -28,10 +29,12 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f
 }
 
-// The IANA name as Intl knows it ("utc" → "UTC"), or ERR_INVALID_TIMEZONE.
+// The zone's IANA primary name, as every family answers it (see time-zone.ts: "utc" → "UTC",
+// "Asia/Calcutta" → "Asia/Kolkata"), or ERR_INVALID_TIMEZONE.
 export function resolveZone(timezone: string): string {
+  let resolved: string
   try {
-    return formatter(timezone).resolvedOptions().timeZone
+    resolved = formatter(timezone).resolvedOptions().timeZone
   } catch {
     throw new AppError(
       'ERR_INVALID_TIMEZONE',
@@ -42,6 +45,7 @@ export function resolveZone(timezone: string): string {
       },
     )
   }
+  return primaryZoneName(resolved)
 }
 
 // Seconds east of UTC in effect at the instant.

@@ -2,6 +2,7 @@ import type { DiffContext, Filter } from 'jsondiffpatch'
 import { matchArrays } from './json-diff-array-match.ts'
 import type { ItemHasher } from './json-diff-hash.ts'
 import type { Json } from './json-diff-values.ts'
+import { isJsonNumber, numbersEqual } from './json-number.ts'
 import { jsonEqual } from './json-value.ts'
 
 const ARRAY_MOVE = 3
@@ -14,6 +15,10 @@ function equalWithin(a: Json, b: Json, budget: number): boolean | undefined {
     const y = stack.pop()!
     const x = stack.pop()!
     if (x === y) continue
+    if (isJsonNumber(x) || isJsonNumber(y)) {
+      if (isJsonNumber(x) && isJsonNumber(y) && numbersEqual(x, y)) continue
+      return false
+    }
     if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false

@@ -1,7 +1,18 @@
-import { create, type Delta } from 'jsondiffpatch'
+import { create, type Delta, type DiffContext } from 'jsondiffpatch'
 import { createArraysFilter } from './json-diff-array-filter.ts'
 import { createItemHasher } from './json-diff-hash.ts'
 import type { Json } from './json-diff-values.ts'
+import { isJsonNumber, isRawNumber, numbersEqual } from './json-number.ts'
+
+// Numbers kept exactly are objects to jsondiffpatch; they are compared by decimal value here, before
+// its "trivial" filter would take them for objects (1.0 and 1 are equal; a change is a replacement).
+function numbersDiffFilter(context: DiffContext): void {
+  const { left, right } = context
+  if (!isRawNumber(left) && !isRawNumber(right)) return
+  const same = isJsonNumber(left) && isJsonNumber(right) && numbersEqual(left, right)
+  context.setResult(same ? undefined : ([left, right] as DiffContext['result'])).exit()
+}
+numbersDiffFilter.filterName = 'numbers'
 
 export interface DeltaOptions {
   // already in the key space of the documents (see json-diff-keys.ts)
@@ -16,6 +27,7 @@ export interface DeltaOptions {
 export function computeDelta(left: Json, right: Json, options: DeltaOptions): Delta {
   const differ = create()
   const hasher = createItemHasher(options.arrayKey)
+  differ.processor.pipes.diff.before('trivial', numbersDiffFilter)
   differ.processor.pipes.diff.replace(
     'arrays',
     createArraysFilter({ hasher, detectMoves: options.detectMoves }),

@@ -1,4 +1,5 @@
 import { isJsonObject, type Json } from './json-diff-values.ts'
+import { decimalKey, exactDouble, isRawNumber, type RawNumber } from './json-number.ts'
 
 // Hashes decide only which array items are paired up and which pairs are worth a closer look:
 // equal-looking pairs are confirmed with jsonEqual and paired items are otherwise diffed in full, so
@@ -60,6 +61,13 @@ function stringHash(s: string, seed: number): number {
 }
 
 const STRING_SEED = 0x73747269
+const NUMBER_SEED = 0x6e756d62
+
+// Equal to the hash of the double when one holds it exactly (1.0 hashes as 1), else of its decimal value.
+function rawNumberHash(n: RawNumber): number {
+  const double = exactDouble(n)
+  return double === undefined ? stringHash(decimalKey(n.rawJSON), NUMBER_SEED) : numberHash(double)
+}
 const KEY_SEED = 0x6b657973
 
 export interface ItemHasher {
@@ -80,6 +88,7 @@ export function createItemHasher(arrayKey: string | undefined): ItemHasher {
     if (typeof value === 'number') return numberHash(value)
     if (typeof value === 'string') return stringHash(value, STRING_SEED)
     if (typeof value === 'boolean') return value ? TRUE : FALSE
+    if (isRawNumber(value)) return rawNumberHash(value)
     const cached = cache.get(value)
     if (cached !== undefined) return cached
     const started = work

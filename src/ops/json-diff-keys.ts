@@ -1,6 +1,7 @@
 import type { Delta } from 'jsondiffpatch'
 import { AppError } from '../errors.ts'
 import { isJsonObject, type Json, type JsonObject, setOwn } from './json-diff-values.ts'
+import { isRawNumber } from './json-number.ts'
 
 // Every step of a diff recurses once per nesting level. At this bound a diff needs under a fifth of
 // the main thread's default stack (worker threads get more), so deep input is refused up front
@@ -26,7 +27,7 @@ export function inspectDocument(value: Json, field: string): DocumentShape {
   const nodes: (Json[] | JsonObject)[] = []
   const depths: number[] = []
   const push = (item: Json, depth: number) => {
-    if (typeof item !== 'object' || item === null) return
+    if (typeof item !== 'object' || item === null || isRawNumber(item)) return
     if (depth >= MAX_DEPTH) {
       throw new AppError('ERR_VALIDATION', `\`${field}\` is nested deeper than ${MAX_DEPTH} levels.`, {
         issues: [{ path: field, message: `nesting deeper than ${MAX_DEPTH} levels is not supported` }],

@@ -1,6 +1,9 @@
-// Plain JSON values as JSON.parse produces them, and the few helpers every json-diff module needs
-// to treat keys such as "__proto__" and "constructor" as ordinary data.
-export type Json = null | boolean | number | string | Json[] | JsonObject
+import { isRawNumber, type RawNumber } from './json-number.ts'
+
+// JSON values as parseJsonExact produces them (numbers that no double holds as written are RawNumbers,
+// see json-number.ts), and the few helpers every json-diff module needs to treat keys such as
+// "__proto__" and "constructor" as ordinary data.
+export type Json = null | boolean | number | RawNumber | string | Json[] | JsonObject
 export interface JsonObject {
   [key: string]: Json
 }
@@ -13,7 +16,7 @@ export type JsonPatchOp =
   | { op: 'move'; from: string; path: string }
 
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isRawNumber(value)
 }
 
 // Assignment to "__proto__" would replace the prototype instead of creating a property.

@@ -1,5 +1,6 @@
 import { ChunkedList } from './json-diff-sequence.ts'
 import type { Json, JsonObject, JsonPatchOp } from './json-diff-values.ts'
+import { isRawNumber } from './json-number.ts'
 import { arrayIndex, parsePointer, type Tokens } from './json-pointer.ts'
 import { jsonEqual } from './json-value.ts'
 
@@ -21,7 +22,7 @@ class Patching {
   }
 
   #own(value: Json): Json {
-    if (typeof value !== 'object' || value === null) return value
+    if (typeof value !== 'object' || value === null || isRawNumber(value)) return value
     if (Array.isArray(value)) {
       if (this.#lists.has(value)) return value
       const copy: Json[] = []
@@ -47,14 +48,14 @@ class Patching {
     this.root = this.#own(this.root)
     let node = this.root
     for (let k = 0; k < tokens.length - 1; k++) {
-      if (typeof node !== 'object' || node === null) return undefined
+      if (typeof node !== 'object' || node === null || isRawNumber(node)) return undefined
       const child = this.#read(node, tokens[k]!)
       if (child === undefined) return undefined
       const mine = this.#own(child)
       if (mine !== child) this.#replace(node, tokens[k]!, mine)
       node = mine
     }
-    return typeof node === 'object' && node !== null ? node : undefined
+    return typeof node === 'object' && node !== null && !isRawNumber(node) ? node : undefined
   }
 
   #replace(container: Container, token: string, value: Json): boolean {

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.ts'
+import { isRawNumber } from './json-number.ts'
 import { invalidPatch, type Operation, readOperation } from './json-patch-ops.ts'
 import { arrayIndex, formatPointer, type Tokens, walk } from './json-pointer.ts'
 import { cloneJson, depthOf, type JsonObject, jsonEqual } from './json-value.ts'
@@ -24,6 +25,7 @@ interface State {
 }
 
 function typeName(value: unknown): string {
+  if (isRawNumber(value)) return 'a number'
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }
 
@@ -41,7 +43,7 @@ function checkDepth(op: Operation, tokens: Tokens, valueDepth: number): void {
 function parentOf(state: State, op: Operation, tokens: Tokens): unknown[] | JsonObject {
   const { value, missingAt } = walk(state.root, tokens, tokens.length - 1)
   if (missingAt >= 0) throw missing(op, tokens, missingAt)
-  if (typeof value !== 'object' || value === null) {
+  if (typeof value !== 'object' || value === null || isRawNumber(value)) {
     throw invalidPatch(
       op.index,
       `${formatPointer(tokens.slice(0, -1)) || 'the document'} is ${typeName(value)}`,

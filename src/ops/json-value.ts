@@ -1,9 +1,17 @@
+import { isJsonNumber, isRawNumber, numbersEqual } from './json-number.ts'
+
 // Iterative helpers over parsed JSON values (explicit stacks: depth never reaches the call stack).
+// Numbers kept exactly (JSON.rawJSON objects, see json-number.ts) are values, never containers.
 
 export type JsonObject = Record<string, unknown>
 
 export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isRawNumber(value)
+}
+
+// Containers: arrays and objects, not raw numbers.
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !isRawNumber(value)
 }
 
 function emptyLike(value: object): unknown[] | JsonObject {
@@ -22,7 +30,7 @@ export interface Cloned {
 // A deep copy made of fresh arrays and null-prototype objects, so the patch can mutate it freely and
 // never touches the caller's data.
 export function cloneJson(root: unknown): Cloned {
-  if (typeof root !== 'object' || root === null) return { value: root, depth: 0, nodes: 1 }
+  if (!isContainer(root)) return { value: root, depth: 0, nodes: 1 }
   const copy = emptyLike(root)
   const stack: unknown[] = [root, copy, 1]
   let nodes = 1
@@ -36,7 +44,7 @@ export function cloneJson(root: unknown): Cloned {
       const out = target as unknown[]
       for (const item of source) {
         nodes++
-        if (typeof item === 'object' && item !== null) {
+        if (isContainer(item)) {
           const child = emptyLike(item)
           out.push(child)
           stack.push(item, child, level + 1)
@@ -49,7 +57,7 @@ export function cloneJson(root: unknown): Cloned {
       for (const key of Object.keys(source)) {
         nodes++
         const item = source[key]
-        if (typeof item === 'object' && item !== null) {
+        if (isContainer(item)) {
           const child = emptyLike(item)
           out[key] = child
           stack.push(item, child, level + 1)
@@ -68,22 +76,27 @@ export function depthOf(root: unknown): number {
   while (stack.length > 0) {
     const level = stack.pop() as number
     const value = stack.pop()
-    if (typeof value !== 'object' || value === null) continue
+    if (!isContainer(value)) continue
     if (level > depth) depth = level
     for (const item of Array.isArray(value) ? value : Object.values(value)) {
-      if (typeof item === 'object' && item !== null) stack.push(item, level + 1)
+      if (isContainer(item)) stack.push(item, level + 1)
     }
   }
   return depth
 }
 
-// Structural JSON equality: key order is irrelevant, numbers compare by value (1 and 1.0 are equal).
+// Structural JSON equality: key order is irrelevant, numbers compare by exact decimal value (1 and 1.0
+// are equal, 12345678901234567890 and 12345678901234567891 are not: see json-number.ts).
 export function jsonEqual(a: unknown, b: unknown): boolean {
   const stack: unknown[] = [a, b]
   while (stack.length > 0) {
     const y = stack.pop()
     const x = stack.pop()
     if (x === y) continue
+    if (isJsonNumber(x) || isJsonNumber(y)) {
+      if (isJsonNumber(x) && isJsonNumber(y) && numbersEqual(x, y)) continue
+      return false
+    }
     if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
     if (Array.isArray(x)) {
       if (!Array.isArray(y) || x.length !== y.length) return false

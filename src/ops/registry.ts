@@ -40,12 +40,14 @@ export interface OpSpec<F extends AnyOp = AnyOp> {
   poolAbove: number
   // Work that is heavy whatever its size (e.g. RSA signing).
   heavy?: (input: Parameters<F>[0]) => boolean
+  // The body is parsed with parseJsonExact (json-number.ts): numbers keep their exact text.
+  exactNumbers?: boolean
 }
 
 function op<F extends AnyOp>(
   run: F,
   poolAbove: number,
-  extra: { heavy?: (input: Parameters<F>[0]) => boolean; body?: z.ZodType } = {},
+  extra: { heavy?: (input: Parameters<F>[0]) => boolean; body?: z.ZodType; exactNumbers?: boolean } = {},
 ): OpSpec<F> {
   return { run, poolAbove, ...extra }
 }
@@ -71,8 +73,8 @@ export const OPERATIONS = {
   'url.query.parse': op(parseQuery, 64 * KiB),
   'url.query.build': op(buildQuery, 64 * KiB),
   'json.format': op(formatJson, 32 * KiB),
-  'json.diff': op(jsonDiff, 16 * KiB, { body: jsonDiffBody }),
-  'json.patch': op(applyJsonPatch, 32 * KiB, { body: patchBody }),
+  'json.diff': op(jsonDiff, 16 * KiB, { body: jsonDiffBody, exactNumbers: true }),
+  'json.patch': op(applyJsonPatch, 32 * KiB, { body: patchBody, exactNumbers: true }),
   'time.timestamp': op(timestamp, NEVER),
   'id.uuid': op(generateUuids, NEVER),
   'id.uuid.inspect': op(inspectUuid, NEVER),
@@ -83,6 +85,11 @@ export const OPERATIONS = {
 export type OpName = keyof typeof OPERATIONS
 export type OpInput<N extends OpName> = Parameters<(typeof OPERATIONS)[N]['run']>[0]
 export type OpOutput<N extends OpName> = Awaited<ReturnType<(typeof OPERATIONS)[N]['run']>>
+
+// Whether a body for this op keeps its numbers exact (see OpSpec.exactNumbers).
+export function exactNumbers(name: string): boolean {
+  return isOpName(name) && (OPERATIONS[name] as OpSpec).exactNumbers === true
+}
 
 export function isOpName(name: string): name is OpName {
   return Object.hasOwn(OPERATIONS, name)

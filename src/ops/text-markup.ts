@@ -1,4 +1,4 @@
-import { decodeHTMLStrict } from 'entities'
+import { htmlNamedReference, htmlNumericReference } from './text-html-references.ts'
 import { hexValue, invalidText, isHexDigit, requireWellFormed } from './text-shared.ts'
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -31,10 +31,6 @@ function isXmlChar(cp: number): boolean {
   return cp <= 0x10ffff && !NOT_XML_CHAR.test(String.fromCodePoint(cp))
 }
 
-function isHtmlChar(cp: number): boolean {
-  return cp !== 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff)
-}
-
 function requireXmlChars(input: string): void {
   const bad = NOT_XML_CHAR.exec(input)
   if (bad) throw invalidText('xml', bad.index, 'The character is not allowed in XML 1.0')
@@ -65,19 +61,14 @@ function numericReference(
 
 type Reference = { text: string; end: number }
 // undefined: the '&' starts no reference and stays as it is
-type NamedResolver = (input: string, i: number) => Reference | undefined
+type Resolver = (input: string, i: number) => Reference | undefined
 
-function decodeReferences(
-  input: string,
-  format: string,
-  allowed: (cp: number) => boolean,
-  named: NamedResolver,
-) {
+function decodeReferences(input: string, numeric: Resolver, named: Resolver) {
   const parts: string[] = []
   let copied = 0
   let i = input.indexOf('&')
   while (i >= 0) {
-    const ref = input[i + 1] === '#' ? numericReference(input, i, format, allowed) : named(input, i)
+    const ref = input[i + 1] === '#' ? numeric(input, i) : named(input, i)
     if (ref === undefined) {
       i = input.indexOf('&', i + 1)
       continue
@@ -90,25 +81,7 @@ function decodeReferences(
   return parts.join('')
 }
 
-const HTML_NAME = /&[A-Za-z][A-Za-z0-9]*;/y
 const XML_NAME = /&([A-Za-z_:][\w.:-]*);/y
-// Known references only (a bounded set: the HTML5 table), so repeated entities skip the decoder.
-const HTML_SEEN = new Map<string, string>()
-
-// Every HTML5 named reference, terminated by ';'. Anything else after '&' stays literal text, as an HTML
-// parser leaves an unknown reference.
-function htmlNamed(input: string, i: number): Reference | undefined {
-  HTML_NAME.lastIndex = i
-  const m = HTML_NAME.exec(input)
-  if (!m) return undefined
-  let text = HTML_SEEN.get(m[0])
-  if (text === undefined) {
-    text = decodeHTMLStrict(m[0])
-    if (text === m[0]) return undefined
-    HTML_SEEN.set(m[0], text)
-  }
-  return { text, end: i + m[0].length }
-}
 
 // XML has no undeclared entities and no bare '&': both make a document not well-formed.
 function xmlNamed(input: string, i: number): Reference {
@@ -127,8 +100,9 @@ export function encodeHtml(input: string): string {
   return input.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
 }
 
+// As an HTML parser reads text content (see text-html-references.ts): never refuses anything.
 export function decodeHtml(input: string): string {
-  return decodeReferences(input, 'html', isHtmlChar, htmlNamed)
+  return decodeReferences(input, htmlNumericReference, htmlNamedReference)
 }
 
 export function encodeXml(input: string): string {
@@ -138,5 +112,5 @@ export function encodeXml(input: string): string {
 
 export function decodeXml(input: string): string {
   requireXmlChars(input)
-  return decodeReferences(input, 'xml', isXmlChar, xmlNamed)
+  return decodeReferences(input, (s, i) => numericReference(s, i, 'xml', isXmlChar), xmlNamed)
 }

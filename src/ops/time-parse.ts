@@ -16,8 +16,9 @@ export interface ParsedInstant {
   warnings: string[]
 }
 
-// RFC 2822 opens with a day name or a one- or two-digit day and white space; ISO 8601 with a year.
-const RFC2822_START = /^[ \t\r\n]*(?:[A-Za-z]|\d{1,2}[ \t\r\n])/
+// RFC 2822 opens with a day name or a one- or two-digit day and white space or a comment (RFC 5322
+// CFWS: a comment may also come first); ISO 8601 with a year.
+const RFC2822_START = /^[ \t\r\n]*(?:[A-Za-z(]|\d{1,2}[ \t\r\n(])/
 
 // Significant digits a double always keeps; beyond them a JSON number may not be what the client sent.
 const SAFE_DIGITS = 15

@@ -38,10 +38,26 @@ function isSpace(ch: string): boolean {
   return ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n'
 }
 
+// RFC 5322 §3.2.2 CFWS: white space and comments, "(" … ")", nested, with "\\x" quoting any character.
+// Returns how many characters were skipped; an unclosed comment is an error at its "(".
 function skipSpace(c: Cursor): number {
   const start = c.pos
-  while (isSpace(peek(c))) c.pos++
-  return c.pos - start
+  for (;;) {
+    if (isSpace(peek(c))) {
+      c.pos++
+      continue
+    }
+    if (peek(c) !== '(') return c.pos - start
+    const open = c.pos
+    let depth = 0
+    do {
+      const ch = c.text[c.pos++]
+      if (ch === undefined) throw fail(c, 'a comment "(" is not closed', open)
+      if (ch === '\\') c.pos++
+      else if (ch === '(') depth++
+      else if (ch === ')') depth--
+    } while (depth > 0)
+  }
 }
 
 function requireSpace(c: Cursor, before: string): void {
@@ -60,7 +76,9 @@ function lookup(names: string[], name: string): number {
 }
 
 // [day-name ","] day month year hh:mm[:ss] zone, case-insensitive names, 2- and 3-digit obsolete years
-// (RFC 2822 §4.3: < 50 → 20xx, else 19xx; 3 digits → +1900). Comments (CFWS) are not supported.
+// (RFC 2822 §4.3: < 50 → 20xx, else 19xx; 3 digits → +1900). Comments and white space (CFWS) may stand
+// wherever RFC 5322's obsolete syntax (§4.3) allows them: around every token, the colons of the time
+// included, and after the zone: "Tue, 14 Nov 2023 22:13:20 +0000 (UTC)".
 export function parseRfc2822(text: string, field: TimestampField): ParsedDate {
   const c = cursor(text, field)
   skipSpace(c)
@@ -100,17 +118,22 @@ export function parseRfc2822(text: string, field: TimestampField): ParsedDate {
   const hourAt = c.pos
   const hour = digits(c, 2, 'the hour')
   checkRange(c, hour, 0, 23, 'hour', hourAt)
+  skipSpace(c)
   expect(c, ':', '":" after the hour')
+  skipSpace(c)
   const minuteAt = c.pos
   const minute = digits(c, 2, 'the minute')
   checkRange(c, minute, 0, 59, 'minute', minuteAt)
   let second = 0
+  let gap = skipSpace(c)
   if (eat(c, ':')) {
+    skipSpace(c)
     const secondAt = c.pos
     second = digits(c, 2, 'the second')
     checkRange(c, second, 0, 60, 'second', secondAt)
+    gap = skipSpace(c)
   }
-  requireSpace(c, 'the zone')
+  if (gap === 0) requireSpace(c, 'the zone')
   const offsetSeconds = zone(c)
   skipSpace(c)
   if (!atEnd(c)) throw fail(c, 'unexpected character after the zone')

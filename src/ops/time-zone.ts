@@ -30,15 +30,43 @@ function formatter(name: string): Intl.DateTimeFormat {
   return created
 }
 
-// The zone's identifier. Intl canonicalises to ICU's legacy names (Asia/Kolkata → Asia/Calcutta), which
-// would surprise clients, so the name as sent is kept unless Intl's differs only by letter case
-// ("america/new_york" → "America/New_York"), the name was all lower case, or it is an offset
-// ("-0800" → "-08:00").
+// Intl (ICU) canonicalises every link to CLDR's canonical ID, which is the IANA primary name except for
+// the zones IANA renamed since CLDR froze its IDs: those are mapped to IANA's names here. (Zones that IANA
+// merged into another country's, such as Europe/Bratislava, keep their own names, as zone.tab and ECMA-402
+// have them.) test/ops/zone-names.test.ts checks this table against the tz database.
+const RENAMED = new Map<string, string>([
+  ['Africa/Asmera', 'Africa/Asmara'],
+  ['America/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
+  ['America/Catamarca', 'America/Argentina/Catamarca'],
+  ['America/Coral_Harbour', 'America/Atikokan'],
+  ['America/Cordoba', 'America/Argentina/Cordoba'],
+  ['America/Godthab', 'America/Nuuk'],
+  ['America/Indianapolis', 'America/Indiana/Indianapolis'],
+  ['America/Jujuy', 'America/Argentina/Jujuy'],
+  ['America/Louisville', 'America/Kentucky/Louisville'],
+  ['America/Mendoza', 'America/Argentina/Mendoza'],
+  ['Asia/Calcutta', 'Asia/Kolkata'],
+  ['Asia/Katmandu', 'Asia/Kathmandu'],
+  ['Asia/Rangoon', 'Asia/Yangon'],
+  ['Asia/Saigon', 'Asia/Ho_Chi_Minh'],
+  ['Atlantic/Faeroe', 'Atlantic/Faroe'],
+  ['Europe/Kiev', 'Europe/Kyiv'],
+  ['Pacific/Enderbury', 'Pacific/Kanton'],
+  ['Pacific/Ponape', 'Pacific/Pohnpei'],
+  ['Pacific/Truk', 'Pacific/Chuuk'],
+])
+
+// The IANA primary name of a zone Intl has resolved ("Asia/Calcutta" → "Asia/Kolkata"); "UTC" stays
+// "UTC" (ECMA-402 names Etc/UTC, Etc/GMT and GMT so), offsets and Etc/GMT±n stay as they are.
+export function primaryZoneName(resolved: string): string {
+  return RENAMED.get(resolved) ?? resolved
+}
+
+// The zone's identifier, the same in every family (time, cron): its IANA primary name, never a backward
+// link ("US/Eastern" → "America/New_York", "Asia/Calcutta" and "asia/kolkata" → "Asia/Kolkata",
+// "Europe/Kiev" → "Europe/Kyiv"); offsets normalised ("-0800" → "-08:00").
 export function resolveTimeZone(name: string): string {
-  const resolved = formatter(name).resolvedOptions().timeZone
-  const lower = name.toLowerCase()
-  if (/^[+-]/.test(name) || resolved.toLowerCase() === lower || name === lower) return resolved
-  return name
+  return primaryZoneName(formatter(name).resolvedOptions().timeZone)
 }
 
 const OFFSET = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/

@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts'
 import { diagnose, SPECIAL_SCHEMES } from './url-diagnose.ts'
 import { describeUrl, type UrlParts } from './url-parse.ts'
-import { type QueryPairs, type QueryParams, serializePairs, toPairs } from './url-query.ts'
+import { parseUrlencoded, type QueryPairs, type QueryParams, serializePairs, toPairs } from './url-query.ts'
 
 export interface BuildUrlInput {
   protocol: string
@@ -122,7 +122,7 @@ export function buildUrl(input: BuildUrlInput): UrlParts {
   if (!pathDone) url.pathname = input.pathname ?? ''
   if (input.search !== undefined) url.search = input.search
   if (input.query !== undefined) {
-    const pairs = [...url.searchParams, ...toPairs(input.query)] as QueryPairs
+    const pairs: QueryPairs = [...parseUrlencoded(url.search.slice(1)), ...toPairs(input.query)]
     url.search = serializePairs(pairs)
   }
   if (input.hash !== undefined) url.hash = input.hash

@@ -1,5 +1,5 @@
 import { describeUrl, toUrl, type UrlParts } from './url-parse.ts'
-import { type QueryPairs, type QueryParams, serializePairs, toPairs } from './url-query.ts'
+import { parseUrlencoded, type QueryPairs, type QueryParams, serializePairs, toPairs } from './url-query.ts'
 
 // The settable components, in the order they are applied: href replaces everything, protocol comes
 // before the port (so a default port is dropped consistently), host before hostname and port (so the
@@ -91,7 +91,7 @@ export function modifyUrl(input: ModifyUrlInput): UrlParts {
   const ops = input.query ?? {}
   const sort = input.sort_query === true
   if (ops.delete || ops.set || ops.append || sort) {
-    url.search = serializePairs(applyQueryOps([...url.searchParams] as QueryPairs, ops, sort))
+    url.search = serializePairs(applyQueryOps(parseUrlencoded(url.search.slice(1)), ops, sort))
   }
   if (input.strip_hash === true) url.hash = ''
   return describeUrl(url)

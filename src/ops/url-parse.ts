@@ -1,6 +1,6 @@
 import { AppError } from '../errors.ts'
 import { diagnose } from './url-diagnose.ts'
-import { pairsToObject, type QueryObject, type QueryPairs } from './url-query.ts'
+import { pairsToObject, parseUrlencoded, type QueryObject, type QueryPairs } from './url-query.ts'
 
 export interface UrlParts {
   href: string
@@ -50,7 +50,7 @@ export function invalidUrl(field: string, input: string, base?: string): AppErro
 }
 
 export function describeUrl(url: URL): UrlParts {
-  const query = [...url.searchParams] as QueryPairs
+  const query = parseUrlencoded(url.search.slice(1))
   return {
     href: url.href,
     origin: url.origin,

@@ -4,7 +4,8 @@ import { AppError } from '../errors.ts'
 import { readLimitedCallback } from '../lib/consume-limited.ts'
 import { jsonParseErrorOffset, locate } from '../lib/json-error.ts'
 import { RawJson } from '../lib/raw-json.ts'
-import { OPERATIONS } from '../ops/registry.ts'
+import { parseJsonExact } from '../ops/json-number.ts'
+import { exactNumbers, OPERATIONS } from '../ops/registry.ts'
 
 export interface BodyParserOptions {
   // limit for requests that carry no plan (admin API, console)
@@ -124,7 +125,9 @@ function readJson(
     if (text.length === 0) return done(null, undefined)
     let body: unknown
     try {
-      body = JSON.parse(text)
+      // json/diff and json/patch keep every number exactly as written (src/ops/json-number.ts)
+      const op = request.routeConfig.op
+      body = op && exactNumbers(op) ? parseJsonExact(text) : JSON.parse(text)
     } catch (parseError) {
       return done(
         new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(parseError, text))),

@@ -115,8 +115,17 @@ describe('cron fields', () => {
     expect(parse('0 0 13 * *').day_matching).toBe('day_of_month')
     expect(parse('0 0 ? * FRI').day_matching).toBe('day_of_week')
     expect(parse('0 0 13 * FRI').day_matching).toBe('either')
-    // a step is a restriction, even one that starts with *
-    expect(parse('0 0 */2 * MON').day_matching).toBe('either')
+    // Vixie: a day field starting with * makes the pair match both (odd days that are Mondays), even */2;
+    // one written as a range does not (odd days, and Mondays)
+    expect(parse('0 0 */2 * MON').day_matching).toBe('both')
+    expect(parse('0 0 1-31/2 * MON').day_matching).toBe('either')
+    expect(parse('0 0 1 * */2').day_matching).toBe('both')
+    expect(parse('0 0 */2 * *').day_matching).toBe('day_of_month')
+    expect(parse('0 0 */1 * */1').day_matching).toBe('both')
+    // normalizing keeps the reading: a */n that was not first is spelled as its range
+    expect(parse('0 0 5,*/2 * MON').normalized).toBe('0 0 1-31/2,5 * 1')
+    expect(parse('0 0 5,*/2 * MON').day_matching).toBe('either')
+    expect(parse('0 0 */2,5 * MON').normalized).toBe('0 0 */2,5 * 1')
   })
 
   it('the hour field decides the DST policy: * or a step makes a wildcard job', () => {

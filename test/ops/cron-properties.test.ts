@@ -274,6 +274,8 @@ describe('cron runs agree with cron-parser on plain expressions', () => {
         } catch {
           return
         }
+        // cron-parser ORs the day fields even when one starts with * (Vixie ANDs them: test/ops/cron-vixie.test.ts)
+        if (cronParse({ expression, count: 1 }).day_matching === 'both') return
         let theirs: ReturnType<typeof CronExpressionParser.parse>
         try {
           theirs = CronExpressionParser.parse(expression, { currentDate: from, tz })

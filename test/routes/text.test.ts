@@ -57,7 +57,7 @@ describe('/v1/text', () => {
     const cases: [string, string, string, number][] = [
       ['decode', 'url', 'ok%E2%82', 2],
       ['decode', 'hex', '41 4', 3],
-      ['decode', 'html', 'a &#xZZ;', 2],
+      ['decode', 'xml', 'a &#xZZ;', 2],
       ['decode', 'quoted_printable', 'x=4', 1],
       ['encode', 'hex', 'ab\ud800', 2],
     ]

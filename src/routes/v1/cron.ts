@@ -54,12 +54,19 @@ export const cronParseResult = z.object({
     )
     .describe('Day tokens whose days depend on the month'),
   day_matching: z
-    .enum(['every_day', 'day_of_month', 'day_of_week', 'either'])
+    .enum(['every_day', 'day_of_month', 'day_of_week', 'either', 'both'])
     .describe(
-      'Which day fields restrict runs; "either": both do, and a day matching one of them runs (Vixie cron)',
+      'How the day fields combine, as in Vixie cron: "either" when neither starts with * (a day matching one ' +
+        'of them runs: "0 0 1-31/2 * 1" runs on odd days and on Mondays); "both" when one starts with * but ' +
+        'neither is exactly * or ? (a day must match both: "0 0 */2 * 1" runs on odd days that are Mondays); ' +
+        'otherwise only the field that is not * restricts',
     ),
   description: z.string().describe('English description'),
-  timezone: z.string().describe('The time zone used'),
+  timezone: z
+    .string()
+    .describe(
+      'The time zone used, by its IANA primary name (Asia/Calcutta → Asia/Kolkata, US/Eastern → America/New_York)',
+    ),
   direction: z.enum(['next', 'previous']),
   from: z.string().describe('The reference instant used, in the time zone'),
   runs: z

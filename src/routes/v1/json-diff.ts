@@ -43,7 +43,9 @@ export async function jsonDiffRoutes(app: FastifyInstance): Promise<void> {
       'Every patch is verified by applying it to `left` before it is returned; in the unlikely case that ' +
       'the patch derived from the delta does not reproduce `right`, a coarser patch (whole differing ' +
       'arrays and values replaced) is returned instead. Keys such as "__proto__" and "constructor" are ' +
-      `ordinary keys. Documents nested deeper than ${MAX_DEPTH} levels are refused with ERR_VALIDATION.`,
+      `ordinary keys. Documents nested deeper than ${MAX_DEPTH} levels are refused with ERR_VALIDATION. ` +
+      'Numbers are exact: compared by exact decimal value (1, 1.0 and 1e0 are equal; 12345678901234567890 and ' +
+      '12345678901234567891 are not) and written in the delta and the patch exactly as sent.',
     tags: ['JSON'],
     op: 'json.diff',
     body: jsonDiffBody,

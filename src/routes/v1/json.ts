@@ -102,7 +102,9 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     description:
       'add, remove, replace, move, copy and test, with RFC 6901 pointers. A failed test is ERR_PATCH_TEST_FAILED ' +
       '{index, path}; a malformed operation or a path that does not exist is ERR_INVALID_PATCH {index, op, path, ' +
-      'from?, reason}. The document is never partially patched.',
+      'from?, reason}. The document is never partially patched. Numbers are exact: every number comes back ' +
+      'as sent (12345678901234567890, 1.50, 1E400 untouched), and test compares them by exact decimal value ' +
+      '(1.0 equals 1).',
     tags: ['JSON'],
     op: 'json.patch',
     body: patchBody,

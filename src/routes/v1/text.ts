@@ -6,7 +6,9 @@ import { defineRoute } from '../define.ts'
 
 const FORMAT_HELP =
   'url: percent-encoding as encodeURIComponent; url_form: application/x-www-form-urlencoded value (space as +); ' +
-  'html: & < > " \' as entities, decode knows every HTML5 named reference and &#..; / &#x..;; ' +
+  'html: & < > " \' as entities; decode reads references as an HTML parser reads text content (every HTML5 ' +
+  'named reference; the legacy ones such as &copy and &amp also without ";"; &#..; / &#x..; with the ' +
+  "standard's table: &#150; is –, &#0; and surrogates are U+FFFD) and never refuses; " +
   'xml: the 5 predefined entities and numeric references; json_string: JSON string escaping without the ' +
   'quotes; js_string: JavaScript string literal escaping; unicode_escape: \\uXXXX for non-ASCII; hex and ' +
   'binary: the UTF-8 bytes; punycode: IDNA "xn--" labels of a domain; quoted_printable: RFC 2045; rot13'

@@ -14,7 +14,8 @@ const instant = z.union([
     .describe(
       'A Unix timestamp as a decimal string (exact to the nanosecond; fractions and exponents allowed), "now", ' +
         'ISO 8601 / RFC 3339 (YYYY-MM-DD[Thh:mm[:ss[.f]]][Z|±hh:mm], YYYY-MM, YYYY-DDD, YYYY-Www-D, ' +
-        '±YYYYYY-…, basic YYYYMMDDThhmmssZ) or RFC 2822 ("Tue, 1 Jul 2003 10:52:37 +0200").',
+        '±YYYYYY-…, basic YYYYMMDDThhmmssZ) or RFC 2822 / 5322 ("Tue, 1 Jul 2003 10:52:37 +0200", ' +
+        'comments and obsolete zones included: "Tue, 14 Nov 2023 22:13:20 GMT (UTC)").',
     ),
 ])
 
@@ -63,7 +64,11 @@ export const timestampResult = z.object({
     .nullable()
     .describe('In `timezone`, whole seconds; null for years before 1900 or after 9999'),
   rfc3339_local: z.string().describe('In `timezone` with its offset; a fraction only when non-zero'),
-  timezone: z.string(),
+  timezone: z
+    .string()
+    .describe(
+      'The zone by its IANA primary name (Asia/Calcutta → Asia/Kolkata, US/Eastern → America/New_York)',
+    ),
   utc_offset: z.string().describe('"+05:30"; with seconds for historic local mean time'),
   utc_offset_seconds: z.number().int(),
   relative: z.string().describe('English, relative to `at`: "just now", "in 5 minutes", "3 hours ago"'),
