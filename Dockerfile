@@ -17,7 +17,6 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
-COPY workers ./workers
 # DATA_DIR holds the self-signed certificate (unless TLS_CERT_FILE/TLS_KEY_FILE are set) and, without
 # Redis, the embedded store: owned by the unprivileged user the process runs as
 RUN mkdir -p /data && chown node:node /data
@@ -26,4 +25,4 @@ EXPOSE 8443 9464
 # liveness of the API listener; /readyz (store and pools) is for load balancers
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "require('node:https').get({host:'127.0.0.1',port:process.env.PORT||8443,path:'/healthz',rejectUnauthorized:false},(r)=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
-CMD ["node", "src/server.ts"]
+CMD ["node", "src/main/gateway.ts"]

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import { Registry } from 'prom-client'
+import { createDispatcher } from '../src/exec/dispatch.ts'
+import { createPoolMetrics } from '../src/exec/metrics.ts'
+import { createPools } from '../src/exec/pools.ts'
 import { DEFAULT_PLANS } from '../src/limits/plans.ts'
 import type { OpInput, OpName } from '../src/ops/registry.ts'
-import { createDispatcher } from '../src/pool/dispatch.ts'
-import { createPoolMetrics } from '../src/pool/metrics.ts'
-import { createPools } from '../src/pool/pools.ts'
 import type { Scenario } from './lib/scenario.ts'
 
 const KiB = 1024

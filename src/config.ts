@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { parseCidr } from './keys/cidr.ts'
+import { parseCidr } from './lib/cidr.ts'
 import { hostAllowlist } from './lib/host-allowlist.ts'
 import { type AllowedOrigins, allowedOriginsSchema } from './lib/origins.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
@@ -129,9 +129,9 @@ export const envSchema = z
     JOBS_STALLED_INTERVAL_MS: positiveInt.default(30_000),
     JOBS_WORKER_METRICS_PORT: port.default(9465),
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-    // developer console (src/console/)
+    // developer console (src/http/console/)
     CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
-    // browsers allowed to call /v1 cross-origin (src/plugins/cors.ts)
+    // browsers allowed to call /v1 cross-origin (src/http/hooks/cors.ts)
     CORS_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {

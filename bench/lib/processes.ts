@@ -68,7 +68,7 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'))
   const adminToken = 'bench-admin-token-0123456789'
   const running = await startNode(
-    'src/server.ts',
+    'src/main/gateway.ts',
     {
       DATA_DIR: dataDir,
       PORT: '0',

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../keys/base62.ts'
+import { randomBase62 } from '../lib/ids.ts'
 
 // 24 base62 characters: 142 random bits, so an id cannot be guessed; the workspace check is the second wall.
 const PATTERN = /^job_[0-9A-Za-z]{24}$/

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Registry } from 'prom-client'
 import type { Config } from '../config.ts'
-import type { PoolSet } from '../pool/pools.ts'
+import type { PoolSet } from '../exec/pools.ts'
 import { redisTarget } from '../store/open.ts'
 import { EmbeddedJobBackend } from './embedded/backend.ts'
 import { createJobMetrics } from './metrics.ts'

@@ -1,7 +1,7 @@
 import { AppError, type ErrorCode } from '../errors.ts'
+import type { PoolSet } from '../exec/pools.ts'
 import { issuesOf } from '../lib/zod-issues.ts'
 import type { PlanLimits } from '../limits/plans.ts'
-import type { PoolSet } from '../pool/pools.ts'
 import { isAbort, isOutOfMemory, knownError, onPool, PoolBusyError } from './run-job.ts'
 import { jobBody } from './schema.ts'
 import { prepare, type TaskReply } from './task.ts'

@@ -1,5 +1,5 @@
 import { ERRORS } from '../errors.ts'
-import type { NamedPool, PoolSet } from '../pool/pools.ts'
+import type { NamedPool, PoolSet } from '../exec/pools.ts'
 import type { RunTask, TaskReply } from './task.ts'
 import type { JobError, JobMeta, JobOutcome } from './types.ts'
 

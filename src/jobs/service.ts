@@ -1,5 +1,5 @@
+import type { PoolSet } from '../exec/pools.ts'
 import type { PlanLimits, PlanName } from '../limits/plans.ts'
-import type { PoolSet } from '../pool/pools.ts'
 import { isJobId, newJobId } from './job-id.ts'
 import type { JobMetrics } from './metrics.ts'
 import { prepareJob } from './prepare.ts'

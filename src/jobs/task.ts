@@ -1,11 +1,11 @@
 import { AppError, isAppError } from '../errors.ts'
 import { parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact, plainNumbers } from '../ops/json-number.ts'
+import { parseJsonExact, plainNumbers } from '../ops/json/number.ts'
 import { exactNumbers, OPERATIONS } from '../ops/registry.ts'
 import { checkJobParams, jobBody } from './schema.ts'
 import type { JobError, JobOperation } from './types.ts'
 
-// Piscina task entry for jobs, run on the plan tier's pool beside workers/ops.ts (chosen per task with
+// Piscina task entry for jobs, run on the plan tier's pool beside src/exec/op-thread.ts (chosen per task with
 // Piscina's `filename` and `name`): pure functions of the submitted body's bytes, so a large document is
 // parsed, validated, run and serialized on a worker thread and never on an event loop.
 export type TaskReply<T> = { ok: true; value: T } | { ok: false; error: JobError }
@@ -23,7 +23,7 @@ async function reply<T>(work: () => T | Promise<T>): Promise<TaskReply<T>> {
 }
 
 // Numbers stay exact where the operation keeps them so (json.diff, json.patch: see
-// src/ops/json-number.ts) and are plain doubles for the others, as their synchronous endpoints have them.
+// src/ops/json/number.ts) and are plain doubles for the others, as their synchronous endpoints have them.
 function parseJob(text: string): unknown {
   const data = parseJsonExact(text)
   const operation = (data as { operation?: unknown } | null)?.operation

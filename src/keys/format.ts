@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
-import { randomBase62, toBase62 } from './base62.ts'
+import { randomBase62, toBase62 } from '../lib/ids.ts'
 
 export type KeyMode = 'live' | 'test'
 

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
+import { cidrMatcher } from '../lib/cidr.ts'
 import type { KeyLookup, Store } from '../store/types.ts'
-import { cidrMatcher } from './cidr.ts'
 import { hashKey, parseKey } from './format.ts'
 import type { InvalidKeyLimiter } from './invalid-key-limiter.ts'
 

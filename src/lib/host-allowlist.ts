@@ -1,5 +1,5 @@
 import { isIP } from 'node:net'
-import { cidrMatcher, parseCidr } from '../keys/cidr.ts'
+import { cidrMatcher, parseCidr } from './cidr.ts'
 
 interface ParsedHost {
   // lower-case name or IP address (IPv6 without brackets)

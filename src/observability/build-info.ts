@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { Gauge, type Registry } from 'prom-client'
-import { VERSION } from '../version.ts'
+import { VERSION } from '../lib/version.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 

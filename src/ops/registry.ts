@@ -1,28 +1,29 @@
 import type { z } from 'zod'
-import { base64Decode, base64Encode } from './base64.ts'
-import { cronParse } from './cron-op.ts'
-import { hash } from './hash.ts'
-import { hmac, verifyHmac } from './hmac.ts'
-import { generateNanoids } from './id-nanoid.ts'
-import { generateUuids } from './id-uuid.ts'
-import { inspectUuid } from './id-uuid-inspect.ts'
-import { jsonDiff } from './json-diff.ts'
-import { jsonDiffBody } from './json-diff-schema.ts'
-import { formatJson } from './json-format.ts'
-import { applyJsonPatch } from './json-patch.ts'
-import { patchBody } from './json-patch-schema.ts'
-import { decodeJwt } from './jwt-decode.ts'
-import { inspectJwt } from './jwt-inspect.ts'
-import { signJwt } from './jwt-sign.ts'
-import { verifyJwt } from './jwt-verify.ts'
-import { textDecode, textEncode } from './text-codecs.ts'
-import { inspectText } from './text-inspect.ts'
-import { normalizeText } from './text-normalize.ts'
-import { timestamp } from './time-timestamp.ts'
-import { buildUrl } from './url-build.ts'
-import { modifyUrl } from './url-modify.ts'
-import { parseUrl } from './url-parse.ts'
-import { buildQuery, parseQuery } from './url-query.ts'
+import { base64Decode, base64Encode } from './base64/base64.ts'
+import { cronParse } from './cron/op.ts'
+import { hash } from './hash/hash.ts'
+import { hmac, verifyHmac } from './hmac/hmac.ts'
+import { generateNanoids } from './id/nanoid.ts'
+import { generateUuids } from './id/uuid.ts'
+import { inspectUuid } from './id/uuid-inspect.ts'
+import { jsonDiff } from './json/diff/diff.ts'
+import { jsonDiffBody } from './json/diff/schema.ts'
+import { formatJson } from './json/format/format.ts'
+import { parseJsonExact } from './json/number.ts'
+import { applyJsonPatch } from './json/patch/patch.ts'
+import { patchBody } from './json/patch/schema.ts'
+import { decodeJwt } from './jwt/decode.ts'
+import { inspectJwt } from './jwt/inspect.ts'
+import { signJwt } from './jwt/sign.ts'
+import { verifyJwt } from './jwt/verify.ts'
+import { textDecode, textEncode } from './text/codecs.ts'
+import { inspectText } from './text/inspect.ts'
+import { normalizeText } from './text/normalize.ts'
+import { timestamp } from './time/timestamp.ts'
+import { buildUrl } from './url/build.ts'
+import { modifyUrl } from './url/modify.ts'
+import { parseUrl } from './url/parse.ts'
+import { buildQuery, parseQuery } from './url/query.ts'
 
 const KiB = 1024
 const NEVER = Number.POSITIVE_INFINITY
@@ -40,7 +41,7 @@ export interface OpSpec<F extends AnyOp = AnyOp> {
   poolAbove: number
   // Work that is heavy whatever its size (e.g. RSA signing).
   heavy?: (input: Parameters<F>[0]) => boolean
-  // The body is parsed with parseJsonExact (json-number.ts): numbers keep their exact text.
+  // The body is parsed with parseJsonExact (src/ops/json/number.ts): numbers keep their exact text.
   exactNumbers?: boolean
 }
 
@@ -52,7 +53,7 @@ function op<F extends AnyOp>(
   return { run, poolAbove, ...extra }
 }
 
-// Every operation by name: the same functions run inline, on worker threads (workers/ops.ts) and in jobs.
+// Every operation by name: the same functions run inline, on worker threads (src/exec/op-thread.ts) and in jobs.
 export const OPERATIONS = {
   hash: op(hash, 512 * KiB),
   hmac: op(hmac, 512 * KiB),
@@ -89,6 +90,11 @@ export type OpOutput<N extends OpName> = Awaited<ReturnType<(typeof OPERATIONS)[
 // Whether a body for this op keeps its numbers exact (see OpSpec.exactNumbers).
 export function exactNumbers(name: string): boolean {
   return isOpName(name) && (OPERATIONS[name] as OpSpec).exactNumbers === true
+}
+
+// Parses a JSON body meant for this op: exactly (numbers as written) where the op keeps them, else plainly.
+export function parseOpBody(name: string | undefined, text: string): unknown {
+  return name !== undefined && exactNumbers(name) ? parseJsonExact(text) : JSON.parse(text)
 }
 
 export function isOpName(name: string): name is OpName {

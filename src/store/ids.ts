@@ -1,4 +1,4 @@
-import { randomBase62 } from '../keys/base62.ts'
+import { randomBase62 } from '../lib/ids.ts'
 
 // Unguessable, prefixed ids (Stripe style), so a log line says what kind of thing an id names.
 export function newId(prefix: 'ws' | 'prj' | 'env' | 'key'): string {

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { buildAdminApp } from '../../src/admin-app.ts'
-import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
+import { buildAdminApp } from '../../src/http/admin-app.ts'
+import { buildApp } from '../../src/http/app.ts'
+import { loadTls, type TlsMaterial } from '../../src/http/tls.ts'
 import { type CreateKeyInput, createApiKey } from '../../src/keys/service.ts'
 import type { PlanName } from '../../src/limits/plans.ts'
 import { openRuntime, type Runtime, type RuntimeOverrides } from '../../src/runtime.ts'
-import { loadTls, type TlsMaterial } from '../../src/tls.ts'
 
 export interface TestApp {
   app: FastifyInstance

@@ -18,9 +18,9 @@ export interface ServerProcess {
 
 const ROOT = new URL('../../', import.meta.url).pathname
 
-// Runs `node src/server.ts` as `npm start` does, on ephemeral ports, and waits for its banner.
+// Runs `node src/main/gateway.ts` as `npm start` does, on ephemeral ports, and waits for its banner.
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/server.ts'], {
+  const child = spawn(process.execPath, ['src/main/gateway.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

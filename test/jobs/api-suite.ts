@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterEach, expect, it } from 'vitest'
-import { jobResult } from '../../src/routes/v1/jobs.ts'
-import { editedList } from '../ops/json-diff-large-helpers.ts'
+import { jobResult } from '../../src/http/v1/jobs.ts'
+import { editedList } from '../ops/json/diff/large-helpers.ts'
 import type { JobsApp, StartJobsApp } from './jobs-harness.ts'
 
 const DAY_MS = 86_400_000

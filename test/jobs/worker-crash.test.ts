@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { jsonDiffBody } from '../../src/ops/json-diff-schema.ts'
+import { jsonDiffBody } from '../../src/ops/json/diff/schema.ts'
 import { OPERATIONS } from '../../src/ops/registry.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
-import { editedList } from '../ops/json-diff-large-helpers.ts'
+import { editedList } from '../ops/json/diff/large-helpers.ts'
 import { sleep } from './jobs-harness.ts'
 import { startWorkerProcess, type WorkerProcess } from './worker-process.ts'
 
@@ -140,7 +140,7 @@ describeRedis('job worker processes: nothing is lost when one is killed mid-job'
   }, 60_000)
 
   it('refuses to start without Redis, saying why', () => {
-    const r = spawnSync(process.execPath, ['src/jobs/worker.ts'], {
+    const r = spawnSync(process.execPath, ['src/main/job-worker.ts'], {
       cwd: new URL('../../', import.meta.url).pathname,
       env: { PATH: process.env.PATH },
       encoding: 'utf8',

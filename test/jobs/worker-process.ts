@@ -12,9 +12,9 @@ export interface WorkerProcess {
 
 const ROOT = new URL('../../', import.meta.url).pathname
 
-// Runs `node src/jobs/worker.ts` as `npm run worker` does and waits for its banner.
+// Runs `node src/main/job-worker.ts` as `npm run worker` does and waits for its banner.
 export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['src/jobs/worker.ts'], {
+  const child = spawn(process.execPath, ['src/main/job-worker.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, JOBS_WORKER_METRICS_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

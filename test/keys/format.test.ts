@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { BASE62, toBase62 } from '../../src/keys/base62.ts'
 import { checksum, generateKey, hashKey, KEY_LENGTH, keyPrefix, parseKey } from '../../src/keys/format.ts'
+import { BASE62, toBase62 } from '../../src/lib/ids.ts'
 
 const base62Char = fc.constantFrom(...BASE62.split(''))
 const body = fc.string({ unit: base62Char, minLength: 30, maxLength: 30 })

@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { lazyChildLogger } from '../../src/logger.ts'
+import { lazyChildLogger } from '../../src/observability/logger.ts'
 
 // Fastify's per-request logger (childLoggerFactory): bound to the request id, built only when used.
 describe('lazy per-request child logger', () => {

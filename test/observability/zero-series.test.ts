@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { POOL_OUTCOMES } from '../../src/exec/metrics.ts'
+import { VERSION } from '../../src/lib/version.ts'
 import { PLAN_NAMES } from '../../src/limits/plans.ts'
-import { AUTH_FAILURE_REASONS } from '../../src/metrics.ts'
-import { POOL_OUTCOMES } from '../../src/pool/metrics.ts'
-import { VERSION } from '../../src/version.ts'
+import { AUTH_FAILURE_REASONS } from '../../src/observability/metrics.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
-import { parseSamples, type Sample, sampleValue } from '../ops-view/prom-text.ts'
+import { parseSamples, type Sample, sampleValue } from '../operations/prom-text.ts'
 
 // A gateway that has answered nothing yet: every failure series an operator alerts on already exists at 0.
 describe('series initialised at zero at boot', () => {

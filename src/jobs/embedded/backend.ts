@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { AppError, ERRORS } from '../../errors.ts'
+import type { PoolSet } from '../../exec/pools.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
-import type { PoolSet } from '../../pool/pools.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'

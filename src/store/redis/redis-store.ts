@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis'
 import { AppError } from '../../errors.ts'
-import { randomBase62 } from '../../keys/base62.ts'
 import type { KeyMode } from '../../keys/format.ts'
+import { randomBase62 } from '../../lib/ids.ts'
 import { monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'

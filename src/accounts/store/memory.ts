@@ -1,0 +1,229 @@
+import { join } from 'node:path'
+import { randomBase62 } from '../../lib/ids.ts'
+import { readJsonIfExists, SnapshotWriter } from '../../store/memory/persist.ts'
+import { nextAttemptAt } from './backoff.ts'
+import type {
+  AccountStore,
+  BackoffPolicy,
+  BackoffState,
+  CounterWindow,
+  Membership,
+  Session,
+  User,
+} from './types.ts'
+
+interface Snapshot {
+  version: 1
+  users: User[]
+  sessions: Session[]
+  memberships: Membership[]
+  key_last_used: [string, number][]
+}
+
+export interface MemoryAccountStoreOptions {
+  // null: nothing is written (tests)
+  dataDir: string | null
+  clock?: () => number
+  flushMs?: number
+}
+
+export const ACCOUNTS_FILE = 'accounts.json'
+
+// The embedded account store: state in memory, written to DATA_DIR/accounts.json (mode 0600, atomic).
+// Records people create are written before the call returns; session renewals and key "last used"
+// times, which change on every use, are flushed every few seconds and at close. Sign-in attempt
+// counters are deliberately not persisted: a restart forgetting them costs at most one window.
+export class MemoryAccountStore implements AccountStore {
+  readonly kind = 'memory' as const
+  #users = new Map<string, User>()
+  #userIdByEmail = new Map<string, string>()
+  #sessions = new Map<string, Session>()
+  #memberships = new Map<string, Membership[]>()
+  #counters = new Map<string, CounterWindow>()
+  #backoffs = new Map<string, { attempts: number; next_at: number; forget_at: number }>()
+  #keyLastUsed = new Map<string, number>()
+  #clock: () => number
+  #writer: SnapshotWriter | null
+  #dirty = false
+  #timer: NodeJS.Timeout | undefined
+
+  private constructor(options: MemoryAccountStoreOptions) {
+    this.#clock = options.clock ?? Date.now
+    this.#writer = options.dataDir
+      ? new SnapshotWriter(join(options.dataDir, ACCOUNTS_FILE), () => JSON.stringify(this.#snapshot()))
+      : null
+  }
+
+  static async open(options: MemoryAccountStoreOptions): Promise<MemoryAccountStore> {
+    const store = new MemoryAccountStore(options)
+    if (options.dataDir) {
+      const snap = await readJsonIfExists<Snapshot>(join(options.dataDir, ACCOUNTS_FILE))
+      if (snap) store.#load(snap)
+    }
+    store.#timer = setInterval(() => void store.#sweep(), options.flushMs ?? 5_000)
+    store.#timer.unref()
+    return store
+  }
+
+  #load(snap: Snapshot): void {
+    for (const u of snap.users) {
+      this.#users.set(u.id, u)
+      this.#userIdByEmail.set(u.email, u.id)
+    }
+    for (const s of snap.sessions) this.#sessions.set(s.id, s)
+    for (const m of snap.memberships) this.#membershipsOf(m.user_id).push(m)
+    for (const [id, at] of snap.key_last_used ?? []) this.#keyLastUsed.set(id, at)
+  }
+
+  #snapshot(): Snapshot {
+    const now = this.#clock()
+    return {
+      version: 1,
+      users: [...this.#users.values()],
+      sessions: [...this.#sessions.values()].filter((s) => Date.parse(s.expires_at) > now),
+      memberships: [...this.#memberships.values()].flat(),
+      key_last_used: [...this.#keyLastUsed],
+    }
+  }
+
+  async #persist(): Promise<void> {
+    this.#dirty = false
+    await this.#writer?.write()
+  }
+
+  // Drops what has expired, then writes what changed since the last write.
+  async #sweep(): Promise<void> {
+    const now = this.#clock()
+    for (const [name, window] of this.#counters) if (window.reset_at <= now) this.#counters.delete(name)
+    for (const [name, b] of this.#backoffs) if (b.forget_at <= now) this.#backoffs.delete(name)
+    for (const [id, s] of this.#sessions) {
+      if (Date.parse(s.expires_at) <= now) {
+        this.#sessions.delete(id)
+        this.#dirty = true
+      }
+    }
+    if (this.#dirty) await this.#persist().catch(() => {})
+  }
+
+  #membershipsOf(userId: string): Membership[] {
+    let list = this.#memberships.get(userId)
+    if (!list) {
+      list = []
+      this.#memberships.set(userId, list)
+    }
+    return list
+  }
+
+  async ready(): Promise<boolean> {
+    return true
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer)
+    if (this.#dirty) await this.#persist()
+  }
+
+  async createUser(input: { email: string; password_hash: string }): Promise<User | undefined> {
+    if (this.#userIdByEmail.has(input.email)) return undefined
+    const user: User = {
+      id: `usr_${randomBase62(20)}`,
+      email: input.email,
+      password_hash: input.password_hash,
+      created_at: new Date(this.#clock()).toISOString(),
+    }
+    this.#users.set(user.id, user)
+    this.#userIdByEmail.set(user.email, user.id)
+    await this.#persist()
+    return { ...user }
+  }
+
+  async getUser(id: string): Promise<User | undefined> {
+    const user = this.#users.get(id)
+    return user && { ...user }
+  }
+
+  async findUserByEmail(email: string): Promise<User | undefined> {
+    const id = this.#userIdByEmail.get(email)
+    return id === undefined ? undefined : this.getUser(id)
+  }
+
+  async createSession(session: Session): Promise<void> {
+    this.#sessions.set(session.id, { ...session })
+    await this.#persist()
+  }
+
+  async getSession(id: string, now: number): Promise<Session | undefined> {
+    const session = this.#sessions.get(id)
+    if (!session || Date.parse(session.expires_at) <= now) return undefined
+    return { ...session }
+  }
+
+  async touchSession(id: string, patch: Pick<Session, 'expires_at' | 'last_seen'>): Promise<void> {
+    const session = this.#sessions.get(id)
+    if (!session) return
+    session.expires_at = patch.expires_at
+    session.last_seen = patch.last_seen
+    this.#dirty = true
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    if (this.#sessions.delete(id)) await this.#persist()
+  }
+
+  async addMembership(membership: Membership): Promise<void> {
+    const list = this.#membershipsOf(membership.user_id)
+    if (list.some((m) => m.workspace_id === membership.workspace_id)) return
+    list.push({ ...membership })
+    await this.#persist()
+  }
+
+  async listMemberships(userId: string): Promise<Membership[]> {
+    return (this.#memberships.get(userId) ?? []).map((m) => ({ ...m }))
+  }
+
+  async hitCounter(name: string, windowMs: number, now: number): Promise<CounterWindow> {
+    let window = this.#counters.get(name)
+    if (!window || window.reset_at <= now) {
+      window = { count: 0, reset_at: now + windowMs }
+      this.#counters.set(name, window)
+    }
+    window.count++
+    return { ...window }
+  }
+
+  async clearCounter(name: string): Promise<void> {
+    this.#counters.delete(name)
+  }
+
+  async takeAttempt(name: string, policy: BackoffPolicy, now: number): Promise<BackoffState> {
+    let b = this.#backoffs.get(name)
+    if (b && b.forget_at <= now) b = undefined
+    if (b && now < b.next_at) return { allowed: false, attempts: b.attempts, next_at: b.next_at }
+    const attempts = (b?.attempts ?? 0) + 1
+    const next_at = nextAttemptAt(policy, attempts, now)
+    this.#backoffs.set(name, { attempts, next_at, forget_at: next_at + policy.forgetMs })
+    return { allowed: true, attempts, next_at }
+  }
+
+  async clearAttempts(name: string): Promise<void> {
+    this.#backoffs.delete(name)
+  }
+
+  async recordKeyUse(uses: ReadonlyMap<string, number>): Promise<void> {
+    for (const [id, at] of uses) {
+      if (at > (this.#keyLastUsed.get(id) ?? 0)) {
+        this.#keyLastUsed.set(id, at)
+        this.#dirty = true
+      }
+    }
+  }
+
+  async keyLastUsed(keyIds: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>()
+    for (const id of keyIds) {
+      const at = this.#keyLastUsed.get(id)
+      if (at !== undefined) out.set(id, at)
+    }
+    return out
+  }
+}

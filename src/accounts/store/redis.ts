@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs'
+import type { Cluster, Redis, Result } from 'ioredis'
+import { randomBase62 } from '../../lib/ids.ts'
+import {
+  type ConnectionPolicy,
+  createClient,
+  DEFAULT_POLICY,
+  describeTarget,
+  type RedisTarget,
+} from '../../store/redis/client.ts'
+import { deadline, waitReady } from '../../store/redis/connection.ts'
+import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
+import type {
+  AccountStore,
+  BackoffPolicy,
+  BackoffState,
+  CounterWindow,
+  Membership,
+  Session,
+  User,
+} from './types.ts'
+
+const BACKOFF_LUA = readFileSync(new URL('backoff.lua', import.meta.url), 'utf8')
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    consoleTakeAttempt(
+      key: string,
+      now: number,
+      free: number,
+      baseMs: number,
+      maxMs: number,
+      forgetMs: number,
+    ): Result<[number, number, number], Context>
+  }
+}
+
+// Console accounts in Redis, so every gateway serves the same people and sessions. Each key is one
+// record and no command spans two keys, so the layout works unchanged on Redis Cluster:
+//   console:email:<email> → user id (SET NX claims an address once)
+//   console:user:<id> → hash; console:members:<user id> → hash workspace id → JSON membership
+//   console:session:<hash> → hash, expiring with the session; console:counter:<name> → INCR with PEXPIRE NX
+//   console:backoff:<name> → hash attempts/next_at, expiring (backoff.lua decides an attempt atomically)
+//   console:last-used → sorted set, key id scored by the latest use (ZADD GT keeps the latest)
+export class RedisAccountStore implements AccountStore {
+  readonly kind = 'redis' as const
+  #client: Redis | Cluster
+  #prefix: string
+  #clock: () => number
+  #timeoutMs: number
+
+  private constructor(client: Redis | Cluster, prefix: string, clock: () => number, timeoutMs: number) {
+    this.#client = client
+    this.#prefix = `${prefix}:console`
+    client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
+    this.#clock = clock
+    this.#timeoutMs = timeoutMs
+  }
+
+  // policy: the store's outage policy (REDIS_COMMAND_TIMEOUT_MS); observer: the same Redis metrics
+  static async open(options: {
+    target: RedisTarget
+    prefix?: string
+    clock?: () => number
+    policy?: Partial<ConnectionPolicy>
+    observer?: RedisObserver
+  }): Promise<RedisAccountStore> {
+    const policy = { ...DEFAULT_POLICY, ...options.policy }
+    const client = createClient(options.target, policy)
+    if (options.observer) instrumentClient(client, options.observer)
+    try {
+      client.connect().catch(() => {})
+      await waitReady(client, 5_000)
+    } catch (err) {
+      client.disconnect()
+      throw new Error(`Redis ${describeTarget(options.target)} is unreachable: ${(err as Error).message}`)
+    }
+    return new RedisAccountStore(
+      client,
+      options.prefix ?? 'anvil',
+      options.clock ?? Date.now,
+      policy.commandTimeoutMs,
+    )
+  }
+
+  #key(...parts: string[]): string {
+    return [this.#prefix, ...parts].join(':')
+  }
+
+  async ready(): Promise<boolean> {
+    if (this.#client.status !== 'ready') return false
+    try {
+      return (await deadline(this.#client.ping(), this.#timeoutMs)) === 'PONG'
+    } catch {
+      return false
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#client.quit().catch(() => this.#client.disconnect())
+  }
+
+  async createUser(input: { email: string; password_hash: string }): Promise<User | undefined> {
+    const user: User = {
+      id: `usr_${randomBase62(20)}`,
+      email: input.email,
+      password_hash: input.password_hash,
+      created_at: new Date(this.#clock()).toISOString(),
+    }
+    const claimed = await this.#client.set(this.#key('email', input.email), user.id, 'NX')
+    if (claimed !== 'OK') return undefined
+    await this.#client.hset(this.#key('user', user.id), user)
+    return user
+  }
+
+  async getUser(id: string): Promise<User | undefined> {
+    const fields = await this.#client.hgetall(this.#key('user', id))
+    return fields.id ? (fields as unknown as User) : undefined
+  }
+
+  async findUserByEmail(email: string): Promise<User | undefined> {
+    const id = await this.#client.get(this.#key('email', email))
+    return id ? this.getUser(id) : undefined
+  }
+
+  async createSession(session: Session): Promise<void> {
+    const key = this.#key('session', session.id)
+    await this.#client.hset(key, session)
+    await this.#expireAt(key, session.expires_at)
+  }
+
+  // Redis drops the record when the session ends; the check against `now` keeps the memory store's
+  // semantics for an injected clock.
+  async #expireAt(key: string, expiresAt: string): Promise<void> {
+    const ms = Date.parse(expiresAt) - Date.now()
+    await this.#client.pexpire(key, Math.max(1_000, ms))
+  }
+
+  async getSession(id: string, now: number): Promise<Session | undefined> {
+    const fields = await this.#client.hgetall(this.#key('session', id))
+    if (!fields.id || Date.parse(fields.expires_at!) <= now) return undefined
+    return fields as unknown as Session
+  }
+
+  async touchSession(id: string, patch: Pick<Session, 'expires_at' | 'last_seen'>): Promise<void> {
+    const key = this.#key('session', id)
+    if ((await this.#client.exists(key)) === 0) return
+    await this.#client.hset(key, patch)
+    await this.#expireAt(key, patch.expires_at)
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.#client.del(this.#key('session', id))
+  }
+
+  async addMembership(membership: Membership): Promise<void> {
+    await this.#client.hsetnx(
+      this.#key('members', membership.user_id),
+      membership.workspace_id,
+      JSON.stringify(membership),
+    )
+  }
+
+  async listMemberships(userId: string): Promise<Membership[]> {
+    const all = await this.#client.hvals(this.#key('members', userId))
+    return all.map((m) => JSON.parse(m) as Membership).sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
+  }
+
+  async hitCounter(name: string, windowMs: number, now: number): Promise<CounterWindow> {
+    const key = this.#key('counter', name)
+    const count = await this.#client.incr(key)
+    if (count === 1) await this.#client.pexpire(key, windowMs)
+    const ttl = await this.#client.pttl(key)
+    return { count, reset_at: now + (ttl > 0 ? ttl : windowMs) }
+  }
+
+  async clearCounter(name: string): Promise<void> {
+    await this.#client.del(this.#key('counter', name))
+  }
+
+  async takeAttempt(name: string, policy: BackoffPolicy, now: number): Promise<BackoffState> {
+    const [allowed, attempts, next_at] = await this.#client.consoleTakeAttempt(
+      this.#key('backoff', name),
+      now,
+      policy.free,
+      policy.baseMs,
+      policy.maxMs,
+      policy.forgetMs,
+    )
+    return { allowed: allowed === 1, attempts, next_at }
+  }
+
+  async clearAttempts(name: string): Promise<void> {
+    await this.#client.del(this.#key('backoff', name))
+  }
+
+  async recordKeyUse(uses: ReadonlyMap<string, number>): Promise<void> {
+    if (uses.size === 0) return
+    const args = [...uses].flatMap(([keyId, at]) => [at, keyId])
+    await this.#client.zadd(this.#key('last-used'), 'GT', ...(args as (string | number)[]))
+  }
+
+  async keyLastUsed(keyIds: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>()
+    if (keyIds.length === 0) return out
+    const scores = await this.#client.zmscore(this.#key('last-used'), ...keyIds)
+    for (const [i, score] of scores.entries()) if (score !== null) out.set(keyIds[i]!, Number(score))
+    return out
+  }
+}

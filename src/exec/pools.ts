@@ -1,0 +1,71 @@
+import { Piscina } from 'piscina'
+import type { PoolConfig, PoolsConfig } from '../config.ts'
+import { PoolAdmission } from './admission.ts'
+import { StartBoard } from './start-board.ts'
+
+export interface NamedPool {
+  name: string
+  piscina: Piscina
+  // running + queued tasks the pool accepts, and the places held for large bodies still arriving
+  admission: PoolAdmission
+  // when each of its tasks started running, shared with its threads (compute budgets count from there)
+  starts: StartBoard
+}
+
+export interface PoolSet {
+  all(): NamedPool[]
+  // the pool a workspace's work runs on: its dedicated pool, else its plan tier's
+  pick(workspaceId: string, tier: 'free' | 'paid'): NamedPool
+  close(): Promise<void>
+}
+
+const WORKER = new URL('./op-thread.ts', import.meta.url).href
+
+// Worker threads run at a lower CPU priority than the event loop (Linux nice values, per thread), free-tier
+// threads lowest: on a busy machine the event loop keeps answering and paid work goes before free work.
+// Free-tier threads also ask for SCHED_IDLE (src/exec/thread-policy.ts): they run on what nothing else
+// wants and yield the moment the event loop or a paid thread needs the core.
+const NICE = { free: 10, paid: 5 } as const
+
+function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
+  const capacity = config.threads + config.queue
+  const starts = new StartBoard(capacity)
+  const piscina = new Piscina({
+    filename: WORKER,
+    minThreads: warm ? config.threads : 0,
+    maxThreads: config.threads,
+    maxQueue: config.queue,
+    idleTimeout: 60_000,
+    // a runaway operation kills its own thread, never the process
+    resourceLimits: { maxOldGenerationSizeMb: config.memoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
+    workerData: { pool: name, starts: starts.buffer, idle: name === 'free' },
+    closeTimeout: 5_000,
+    niceIncrement: nice,
+  })
+  // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
+  piscina.on('error', () => {})
+  return { name, piscina, admission: new PoolAdmission(capacity), starts }
+}
+
+// Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
+export function createPools(config: PoolsConfig): PoolSet {
+  const free = createPool('free', config.free, config.warm, NICE.free)
+  const paid = createPool('paid', config.paid, config.warm, NICE.paid)
+  // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous
+  const dedicated = new Map(
+    Object.entries(config.dedicated).map(([workspaceId, threads], i) => [
+      workspaceId,
+      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm, NICE.paid),
+    ]),
+  )
+  const all = [free, paid, ...dedicated.values()]
+  return {
+    all: () => all,
+    pick(workspaceId, tier) {
+      return dedicated.get(workspaceId) ?? (tier === 'free' ? free : paid)
+    },
+    async close() {
+      await Promise.all(all.map((p) => p.piscina.close()))
+    },
+  }
+}

@@ -1,0 +1,54 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { loggerOptions } from '../observability/logger.ts'
+import type { Runtime } from '../runtime.ts'
+import { adminKeyRoutes } from './admin/keys.ts'
+import { adminWorkspaceRoutes } from './admin/workspaces.ts'
+import { bodyParsers } from './body/parsers.ts'
+import { connectionTimeouts } from './connection-timeouts.ts'
+import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-handler.ts'
+import { accessControl } from './hooks/access.ts'
+import { adminAuth } from './hooks/admin-auth.ts'
+import { adminHost } from './hooks/admin-host.ts'
+import { cors } from './hooks/cors.ts'
+import { genReqId, requestContext } from './hooks/request-context.ts'
+import { zodCompiler } from './zod-compiler.ts'
+import './fastify-augment.ts'
+
+// The internal listener: /metrics (no token) and the admin API (ADMIN_TOKEN). Plain HTTP, loopback by default.
+export async function buildAdminApp(
+  runtime: Runtime,
+  options: { adminToken: string; logger?: FastifyServerOptions['logger'] },
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(runtime.config.logLevel, runtime.logSink.stream),
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    genReqId,
+    requestIdHeader: false,
+    clientErrorHandler,
+    frameworkErrors,
+    forceCloseConnections: 'idle',
+  })
+  // the same keep-alive, headers and request deadlines as the public listener (Fastify's own default
+  // requestTimeout is none)
+  Object.assign(app.server, connectionTimeouts(runtime.config))
+  await app.register(requestContext)
+  // first of all: a request naming a foreign Host goes no further (DNS rebinding)
+  await app.register(adminHost, { allowed: runtime.config.adminAllowedHosts })
+  await app.register(errorsHandling)
+  // OPTIONS answers with Allow; no browser origin may call the admin API
+  await app.register(cors, { allowedOrigins: [], crossOrigin: () => false })
+  await app.register(zodCompiler)
+  await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
+  await app.register(accessControl)
+  await app.register(adminAuth, { token: options.adminToken })
+
+  // Prometheus scrapes without a token: the listener is internal and its Host is checked
+  app.get('/metrics', { config: { security: 'none' } }, async function metrics(_request, reply) {
+    const registry = runtime.metrics.registry
+    return reply.type(registry.contentType).send(await registry.metrics())
+  })
+  const adminOptions = { store: runtime.store, plans: runtime.config.plans, clock: runtime.clock }
+  await app.register(adminWorkspaceRoutes, adminOptions)
+  await app.register(adminKeyRoutes, adminOptions)
+  return app
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../errors.ts'
+import { createApiKey, type KeyOutcome, publicKey, revokeApiKey, rotateApiKey } from '../../keys/service.ts'
+import { defineRoute } from '../define-route.ts'
+import { createKeyBody, idParams, keyCreatedSchema, keySchema, rotateBody } from './schemas.ts'
+import type { AdminOptions } from './workspaces.ts'
+
+function failure(outcome: Extract<KeyOutcome, { ok: false }>): AppError {
+  switch (outcome.reason) {
+    case 'workspace_not_found':
+      return new AppError('ERR_NOT_FOUND', 'No such workspace.')
+    case 'key_not_found':
+      return new AppError('ERR_NOT_FOUND', 'No such key.')
+    case 'key_revoked':
+      return new AppError('ERR_VALIDATION', 'A revoked key cannot be rotated.', {
+        issues: [{ path: 'id', message: 'key is revoked' }],
+      })
+    case 'mode_mismatch':
+      return new AppError('ERR_VALIDATION', 'The environment exists with the other mode.', {
+        issues: [{ path: 'mode', message: 'does not match the existing environment' }],
+      })
+  }
+}
+
+export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions): Promise<void> {
+  const { store, clock, plans } = options
+  const tags = ['Admin']
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/admin/keys',
+    security: 'admin',
+    operationId: 'adminCreateKey',
+    summary: 'Create an API key (the full key is in this response only)',
+    tags,
+    body: createKeyBody,
+    response: keyCreatedSchema,
+    description:
+      "A workspace holds at most its plan's max_keys live keys, max_projects projects and max_environments " +
+      'environments; a create past one answers 409 ERR_CONFLICT with details {limit, max}.',
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    handler: async ({ body }) => {
+      const outcome = await createApiKey(store, body, plans)
+      if (!outcome.ok) throw failure(outcome)
+      return { id: outcome.record.id, key: outcome.key, prefix: outcome.record.prefix }
+    },
+  })
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/admin/keys',
+    security: 'admin',
+    operationId: 'adminListKeys',
+    summary: "List a workspace's keys (never the key itself)",
+    tags,
+    querystring: z.strictObject({ workspace_id: z.string().min(1) }),
+    response: z.object({ keys: z.array(keySchema) }),
+    handler: async ({ query }) => ({ keys: (await store.listKeys(query.workspace_id)).map(publicKey) }),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/admin/keys/:id/revoke',
+    security: 'admin',
+    operationId: 'adminRevokeKey',
+    summary: 'Revoke a key now, on every gateway',
+    tags,
+    params: idParams,
+    response: keySchema,
+    errors: ['ERR_NOT_FOUND'],
+    handler: async ({ params }) => {
+      const result = await revokeApiKey(store, params.id, clock())
+      if ('ok' in result) throw failure(result as Extract<KeyOutcome, { ok: false }>)
+      return publicKey(result)
+    },
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/admin/keys/:id/rotate',
+    security: 'admin',
+    operationId: 'adminRotateKey',
+    summary: 'Issue a replacement key; the old one lives for grace_seconds (0 = revoked now)',
+    tags,
+    params: idParams,
+    body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
+    response: keyCreatedSchema.extend({ replaces: keySchema }),
+    description: 'The replacement counts against max_keys (409 ERR_CONFLICT {limit, max} when full).',
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    handler: async ({ params, body }) => {
+      const outcome = await rotateApiKey(store, params.id, body.grace_seconds, clock(), plans)
+      if (!outcome.ok) throw failure(outcome)
+      return {
+        id: outcome.record.id,
+        key: outcome.key,
+        prefix: outcome.record.prefix,
+        replaces: publicKey(outcome.old!),
+      }
+    },
+  })
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod'
+import { FAMILIES } from '../../keys/families.ts'
+import { parseCidr } from '../../lib/cidr.ts'
+import { overridesSchema, PLAN_NAMES, planLimitsSchema } from '../../limits/plans.ts'
+
+export const idParams = z.object({ id: z.string().min(1).max(64) })
+
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(PLAN_NAMES),
+  overrides: overridesSchema,
+  limits: planLimitsSchema,
+  created_at: z.string(),
+})
+
+export const createWorkspaceBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  plan: z.enum(PLAN_NAMES).default('free'),
+})
+
+export const patchWorkspaceBody = z
+  .object({ plan: z.enum(PLAN_NAMES).optional(), overrides: overridesSchema.strict().optional() })
+  .strict()
+
+const countsSchema = z.object({
+  requests: z.number().int(),
+  refused_rate: z.number().int(),
+  refused_quota: z.number().int(),
+})
+
+export const usageSchema = z.object({
+  month: z.string(),
+  workspace: countsSchema.extend({ monthly_quota: z.number().int() }),
+  keys: z.array(countsSchema.extend({ id: z.string(), prefix: z.string(), name: z.string().nullable() })),
+  daily: z.record(z.string(), z.number().int()),
+})
+
+const cidr = z.string().refine((c) => parseCidr(c) !== undefined, 'must be an IPv4/IPv6 address or CIDR')
+
+export const createKeyBody = z.strictObject({
+  workspace_id: z.string().min(1),
+  project: z.string().trim().min(1).max(100).default('default'),
+  environment: z.string().trim().min(1).max(100).default('production'),
+  mode: z.enum(['live', 'test']).optional(),
+  name: z.string().trim().min(1).max(100).optional(),
+  families: z.array(z.enum(FAMILIES)).max(FAMILIES.length).optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+  allowed_cidrs: z.array(cidr).max(100).optional(),
+  monthly_quota: z.number().int().min(0).optional(),
+})
+
+export const keyCreatedSchema = z.object({
+  id: z.string(),
+  key: z.string().describe('The full key. Shown once; only its hash is stored.'),
+  prefix: z.string(),
+})
+
+export const keySchema = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  project_id: z.string(),
+  environment_id: z.string(),
+  mode: z.enum(['live', 'test']),
+  prefix: z.string(),
+  name: z.string().nullable(),
+  families: z.array(z.string()).nullable(),
+  allowed_cidrs: z.array(z.string()).nullable(),
+  expires_at: z.string().nullable(),
+  monthly_quota: z.number().nullable(),
+  revoked_at: z.string().nullable(),
+  rotated_to: z.string().nullable(),
+  created_at: z.string(),
+})
+
+export const rotateBody = z.strictObject({
+  grace_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86400)
+    .default(86400),
+})

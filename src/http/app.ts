@@ -1,0 +1,96 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { trustProxyOption } from '../lib/trust-proxy.ts'
+import { VERSION } from '../lib/version.ts'
+import { lazyChildLogger, loggerOptions } from '../observability/logger.ts'
+import type { Runtime } from '../runtime.ts'
+import { bodyParsers } from './body/parsers.ts'
+import { connectionTimeouts } from './connection-timeouts.ts'
+import { consoleRoutes } from './console/plugin.ts'
+import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-handler.ts'
+import { accessControl } from './hooks/access.ts'
+import { auth } from './hooks/authenticate.ts'
+import { bodyDeadline } from './hooks/body-deadline.ts'
+import { cors } from './hooks/cors.ts'
+import { keyActivityHook } from './hooks/key-activity.ts'
+import { metricsHooks } from './hooks/record.ts'
+import { genReqId, requestContext } from './hooks/request-context.ts'
+import { metaRoutes } from './meta.ts'
+import { collectRoutes } from './openapi/collector.ts'
+import { v1Routes } from './v1/index.ts'
+import { zodCompiler } from './zod-compiler.ts'
+import './fastify-augment.ts'
+
+export interface AppOptions {
+  tls?: { key: string; cert: string }
+  logger?: FastifyServerOptions['logger']
+  accessLog?: boolean
+}
+
+const MiB = 1024 * 1024
+
+// the keyed API only: the console (a cookie session) and the docs page are never offered cross-origin
+const isApiPath = (path: string) => path.startsWith('/v1/')
+
+// The public API: plugins first, then routes. Never listens; src/main/gateway.ts does.
+export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = runtime
+  const serverOptions: FastifyServerOptions & {
+    http2?: boolean
+    https?: unknown
+    http2SessionTimeout?: number
+  } = {
+    logger: options.logger ?? loggerOptions(config.logLevel, runtime.logSink.stream),
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    genReqId,
+    childLoggerFactory: lazyChildLogger,
+    requestIdHeader: false,
+    trustProxy: trustProxyOption(config.trustProxy),
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    clientErrorHandler,
+    frameworkErrors,
+    routerOptions: { maxParamLength: 200 },
+    // an idle HTTP/2 session is closed (GOAWAY) after the same time as an idle HTTP/1.1 connection
+    http2SessionTimeout: config.keepAliveTimeoutMs,
+  }
+  if (options.tls) {
+    serverOptions.http2 = true
+    serverOptions.https = { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert }
+  }
+  const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance
+  // the HTTP/1.1 side of the HTTP/2 server: keep-alive fit for a load balancer, a body that trickles in
+  // longer than REQUEST_TIMEOUT_MS is a 408 (HTTP/2 streams get the same deadline from bodyDeadline)
+  if (options.tls) Object.assign(app.server, connectionTimeouts(config))
+
+  app.decorate('dispatcher', runtime.dispatcher)
+  app.decorate('jobs', runtime.jobs)
+  const routes = collectRoutes(app)
+  await app.register(requestContext)
+  await app.register(errorsHandling)
+  // first of the onRequest hooks that decide: a preflight is answered before authentication
+  await app.register(cors, { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath })
+  await app.register(zodCompiler)
+  await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
+  await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
+  // before any route: every route must declare its access rule, enforced after routing by one hook
+  await app.register(accessControl)
+  await app.register(auth, {
+    store: runtime.store,
+    verifier: runtime.verifier,
+    plans: config.plans,
+    metrics: runtime.metrics,
+  })
+  await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
+  await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
+
+  await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.ready() })
+  await app.register(v1Routes)
+  await app.register(consoleRoutes, {
+    store: runtime.store,
+    config,
+    clock: runtime.clock,
+    accounts: runtime.accounts,
+    activity: runtime.keyActivity,
+  })
+  return app
+}

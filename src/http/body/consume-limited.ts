@@ -1,0 +1,78 @@
+import { AppError } from '../../errors.ts'
+
+type Done<T> = (err: Error | null, value?: T) => void
+
+// Hands a request body to `onChunk` as it arrives and calls back with its size, refusing it with 413 as
+// soon as it passes `limit` bytes. Listeners are removed rather than the stream destroyed, so the 413 can
+// still be sent on the same connection. Callback-style: the JSON body parser runs on every request.
+export function consumeLimitedCallback(
+  stream: NodeJS.ReadableStream,
+  limit: number,
+  onChunk: (chunk: Buffer) => void,
+  done: Done<number>,
+): void {
+  let size = 0
+  function onData(chunk: Buffer): void {
+    size += chunk.length
+    if (size > limit) {
+      cleanup()
+      done(new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit }))
+      return
+    }
+    onChunk(chunk)
+  }
+  function onEnd(): void {
+    cleanup()
+    done(null, size)
+  }
+  function onError(err: Error): void {
+    cleanup()
+    done(err)
+  }
+  function cleanup(): void {
+    stream.removeListener('data', onData)
+    stream.removeListener('end', onEnd)
+    stream.removeListener('error', onError)
+  }
+  stream.on('data', onData)
+  stream.on('end', onEnd)
+  stream.on('error', onError)
+}
+
+export function consumeLimited(
+  stream: NodeJS.ReadableStream,
+  limit: number,
+  onChunk: (chunk: Buffer) => void,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    consumeLimitedCallback(stream, limit, onChunk, (err, size) => (err ? reject(err) : resolve(size!)))
+  })
+}
+
+// The whole body in one buffer, within the limit.
+export function readLimitedCallback(stream: NodeJS.ReadableStream, limit: number, done: Done<Buffer>): void {
+  let first: Buffer | undefined
+  let chunks: Buffer[] | undefined
+  consumeLimitedCallback(
+    stream,
+    limit,
+    (chunk) => {
+      if (first === undefined) {
+        first = chunk
+        return
+      }
+      chunks ??= [first]
+      chunks.push(chunk)
+    },
+    (err, size) => {
+      if (err) return done(err)
+      done(null, chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0)))
+    },
+  )
+}
+
+export function readLimited(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    readLimitedCallback(stream, limit, (err, bytes) => (err ? reject(err) : resolve(bytes!)))
+  })
+}

@@ -1,0 +1,38 @@
+import type { KeyActivity } from '../../accounts/key-activity.ts'
+import type { SessionManager } from '../../accounts/session.ts'
+import type { AccountStore, Session } from '../../accounts/store/types.ts'
+import type { PlanName, PlanTable } from '../../limits/plans.ts'
+import type { Store } from '../../store/types.ts'
+
+// What every console route and page is built with.
+export interface ConsoleDeps {
+  store: Store
+  accounts: AccountStore
+  sessions: SessionManager
+  activity: KeyActivity
+  plans: PlanTable
+  defaultPlan: PlanName
+  // workspaces one user may own
+  maxWorkspaces: number
+  clock: () => number
+  // --cacert for the curl example when the gateway runs on its self-signed certificate
+  caCertPath: string | null
+}
+
+export interface SignedInUser {
+  id: string
+  email: string
+  created_at: string
+}
+
+export interface ConsoleAuth {
+  user: SignedInUser
+  session: Session
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    // the signed-in person on console routes; null when there is no valid session
+    consoleAuth: ConsoleAuth | null
+  }
+}

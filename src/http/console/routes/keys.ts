@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { AppError } from '../../../errors.ts'
+import { createApiKey, type KeyOutcome, revokeApiKey, rotateApiKey } from '../../../keys/service.ts'
+import type { ApiKeyRecord } from '../../../store/types.ts'
+import { rotateBody } from '../../admin/schemas.ts'
+import { defineRoute } from '../../define-route.ts'
+import { ownedEnvironment, ownedKey, ownedWorkspace } from '../access.ts'
+import type { ConsoleDeps } from '../context.ts'
+import { curlExample, publicHost } from '../curl.ts'
+import { keyViews } from '../views.ts'
+import { createKeyConsoleBody, keyCreatedSchema, keyParams, keySchema, workspaceParams } from './schemas.ts'
+
+const tags = ['Console']
+
+function failure(outcome: Extract<KeyOutcome, { ok: false }>, keyId?: string): AppError {
+  switch (outcome.reason) {
+    case 'key_revoked':
+      return new AppError('ERR_VALIDATION', 'A revoked key cannot be rotated.', {
+        issues: [{ path: 'key_id', message: 'key is revoked' }],
+      })
+    case 'key_not_found':
+      return new AppError('ERR_NOT_FOUND', `No key ${keyId}.`, { id: keyId })
+    // the environment was just checked; these mean it changed underneath us
+    case 'workspace_not_found':
+    case 'mode_mismatch':
+      return new AppError('ERR_CONFLICT', 'The environment changed meanwhile; reload and try again.')
+  }
+}
+
+// Key management for the signed-in owner, through the same service as the admin API: the plaintext
+// key exists only in the create/rotate response, next to a curl line that uses it.
+export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleDeps }): Promise<void> {
+  const { store, clock } = deps
+
+  async function created(request: FastifyRequest, workspaceId: string, record: ApiKeyRecord, key: string) {
+    const [details] = await keyViews(deps, workspaceId, [record])
+    return {
+      id: record.id,
+      key,
+      prefix: record.prefix,
+      curl: curlExample(publicHost(request), key, deps.caCertPath),
+      details: details!,
+    }
+  }
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/workspaces/:workspace_id/keys',
+    security: 'sessionCookie',
+    operationId: 'consoleListKeys',
+    summary: "A workspace's keys, newest first: prefix, scope, created, last used, status (never the key)",
+    tags,
+    params: workspaceParams,
+    response: z.object({ keys: z.array(keySchema) }),
+    errors: ['ERR_UNAUTHORIZED', 'ERR_NOT_FOUND'],
+    handler: async ({ params, request }) => {
+      const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
+      return { keys: await keyViews(deps, workspace.id) }
+    },
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/workspaces/:workspace_id/keys',
+    security: 'sessionCookie',
+    operationId: 'consoleCreateKey',
+    summary: 'Create a key in an environment (the full key is in this response only)',
+    description: "Past the plan's max_keys live keys: 409 ERR_CONFLICT with details {limit, max}.",
+    tags,
+    params: workspaceParams,
+    body: createKeyConsoleBody,
+    response: keyCreatedSchema,
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    handler: async ({ params, body, request }) => {
+      const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
+      const { project, environment } = await ownedEnvironment(deps, workspace, body.environment_id)
+      if (body.expires_at && Date.parse(body.expires_at) <= clock()) {
+        throw new AppError('ERR_VALIDATION', 'The expiry is in the past.', {
+          issues: [{ path: 'expires_at', message: 'must be in the future' }],
+        })
+      }
+      const outcome = await createApiKey(
+        store,
+        {
+          workspace_id: workspace.id,
+          project: project.name,
+          environment: environment.name,
+          mode: environment.mode,
+          name: body.name ?? null,
+          families: body.families ?? null,
+          expires_at: body.expires_at ?? null,
+          allowed_cidrs: body.allowed_cidrs ?? null,
+        },
+        deps.plans,
+      )
+      if (!outcome.ok) throw failure(outcome)
+      return created(request, workspace.id, outcome.record, outcome.key)
+    },
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/workspaces/:workspace_id/keys/:key_id/rotate',
+    security: 'sessionCookie',
+    operationId: 'consoleRotateKey',
+    summary: 'Issue a replacement key; the old one lives for grace_seconds (0 = revoked now)',
+    tags,
+    params: keyParams,
+    body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
+    response: keyCreatedSchema.extend({ replaces: keySchema }),
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    handler: async ({ params, body, request }) => {
+      const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
+      const key = await ownedKey(deps, workspace, params.key_id)
+      const outcome = await rotateApiKey(store, key.id, body.grace_seconds, clock(), deps.plans)
+      if (!outcome.ok) throw failure(outcome, key.id)
+      const [replaces] = await keyViews(deps, workspace.id, [outcome.old!])
+      return { ...(await created(request, workspace.id, outcome.record, outcome.key)), replaces: replaces! }
+    },
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/workspaces/:workspace_id/keys/:key_id/revoke',
+    security: 'sessionCookie',
+    operationId: 'consoleRevokeKey',
+    summary: 'Revoke a key now, on every gateway',
+    tags,
+    params: keyParams,
+    response: keySchema,
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND'],
+    handler: async ({ params, request }) => {
+      const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
+      const key = await ownedKey(deps, workspace, params.key_id)
+      const result = await revokeApiKey(store, key.id, clock())
+      if ('ok' in result) throw failure(result as Extract<KeyOutcome, { ok: false }>, key.id)
+      const [view] = await keyViews(deps, workspace.id, [result])
+      return view!
+    },
+  })
+}

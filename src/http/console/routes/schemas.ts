@@ -1,0 +1,144 @@
+import { z } from 'zod'
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../../accounts/password.ts'
+import { FAMILIES } from '../../../keys/families.ts'
+import { PLAN_NAMES, planLimitsSchema } from '../../../limits/plans.ts'
+import { createKeyBody } from '../../admin/schemas.ts'
+
+const id = z.string().min(1).max(64)
+export const workspaceParams = z.object({ workspace_id: id })
+export const projectParams = workspaceParams.extend({ project_id: id })
+export const keyParams = workspaceParams.extend({ key_id: id })
+
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email('must be an email address'))
+  .describe('Email address; compared case-insensitively')
+const password = z
+  .string()
+  .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
+  .describe(`${PASSWORD_MIN}–${PASSWORD_MAX} characters; never returned or logged`)
+const name = z.string().trim().min(1).max(100)
+
+export const signUpBody = z.strictObject({
+  email,
+  password,
+  workspace_name: name
+    .default('My workspace')
+    .describe('Name of the first workspace, owned by the new account'),
+})
+// sign-in takes any non-empty password up to the maximum: a policy change must not lock anyone out
+export const signInBody = z.strictObject({ email, password: z.string().min(1).max(PASSWORD_MAX) })
+
+const userSchema = z.object({ id: z.string(), email: z.string(), created_at: z.string() })
+export const sessionSchema = z.object({
+  user: userSchema,
+  csrf_token: z.string().describe('Send it back as the X-CSRF-Token header on every POST'),
+  expires_at: z.string(),
+})
+
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: z.enum(PLAN_NAMES),
+  role: z.enum(['owner']),
+  limits: planLimitsSchema,
+  created_at: z.string(),
+})
+export const createWorkspaceBody = z.strictObject({ name })
+
+export const environmentSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  mode: z.enum(['live', 'test']),
+  created_at: z.string(),
+})
+export const projectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  environments: z.array(environmentSchema),
+})
+export const createProjectBody = z.strictObject({ name })
+export const createEnvironmentBody = z.strictObject({
+  name,
+  mode: z.enum(['live', 'test']).describe('live keys start anvil_live_, test keys anvil_test_'),
+})
+
+const keyLink = z.object({ id: z.string(), prefix: z.string() })
+export const keySchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  prefix: z.string(),
+  mode: z.enum(['live', 'test']),
+  status: z.enum(['active', 'rotated', 'expired', 'revoked']),
+  project: z.object({ id: z.string(), name: z.string() }),
+  environment: z.object({ id: z.string(), name: z.string() }),
+  families: z.array(z.string()).nullable(),
+  allowed_cidrs: z.array(z.string()).nullable(),
+  expires_at: z.string().nullable(),
+  monthly_quota: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The key's own monthly quota (on top of the workspace's); null: only the workspace's"),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  rotated_to: z.string().nullable(),
+  replaced_by: keyLink.nullable().describe('The key a rotation issued in place of this one'),
+  rotated_from: keyLink.nullable().describe('The key this one was issued to replace, by a rotation'),
+})
+
+// The admin API's validation for the per-key options, with the environment named by id.
+export const createKeyConsoleBody = createKeyBody
+  .pick({ name: true, expires_at: true, allowed_cidrs: true })
+  .extend({
+    environment_id: id,
+    families: z
+      .array(z.enum(FAMILIES))
+      .max(FAMILIES.length)
+      .optional()
+      .describe('Endpoint families the key may call; omitted or empty = all'),
+  })
+
+export const keyCreatedSchema = z.object({
+  id: z.string(),
+  key: z.string().describe('The full key. Shown once; only its hash is stored.'),
+  prefix: z.string(),
+  curl: z.string().describe('A ready-to-paste request with this key'),
+  details: keySchema,
+})
+
+const counts = {
+  requests: z.number().int(),
+  refused_rate: z.number().int(),
+  refused_quota: z.number().int(),
+}
+export const usageSchema = z.object({
+  month: z.string(),
+  plan: z.enum(PLAN_NAMES),
+  limits: planLimitsSchema,
+  workspace: z.object({ ...counts, monthly_quota: z.number().int() }),
+  keys: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string().nullable(),
+      prefix: z.string(),
+      status: keySchema.shape.status,
+      environment: z.string(),
+      ...counts,
+    }),
+  ),
+  daily: z.array(z.object({ date: z.string(), requests: z.number().int() })),
+})
+export const usageQuery = z.strictObject({
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM')
+    .optional(),
+})

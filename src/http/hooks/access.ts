@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../../errors.ts'
+
+// The access rules a route can declare. apiKey: an API key allowed the route's family; sessionCookie:
+// a signed-in console session (and its CSRF token on writes); admin: Bearer ADMIN_TOKEN; none: anyone.
+export const SECURITY = ['apiKey', 'sessionCookie', 'admin', 'none'] as const
+export type Security = (typeof SECURITY)[number]
+
+export interface AccessRule {
+  // throws the refusal (an AppError); returns when the request may go on
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  // what else a route declaring this rule must declare (apiKey: its family); a message fails the boot
+  validate?: (route: RouteOptions) => string | undefined
+}
+
+export interface DeclaredRoute {
+  method: string
+  url: string
+  security: Security
+}
+
+export interface AccessControl {
+  // called by the plugin that owns a rule, before any route declaring it is registered
+  provide(security: Exclude<Security, 'none'>, rule: AccessRule): void
+  // every route of this listener with the rule it declared, as registered (the security tests walk it)
+  readonly routes: readonly DeclaredRoute[]
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    // the one access rule of this route, checked after routing by the access hook; mandatory
+    security?: Security
+  }
+  interface FastifyInstance {
+    access: AccessControl
+  }
+}
+
+const kScopeSecurity = Symbol('anvil.scopeSecurity')
+
+// For routes a third-party plugin registers (which cannot be given a config): every route registered
+// inside `scope` and its children that declares nothing gets `security`. Call it before registering.
+export function declareScopeSecurity(scope: FastifyInstance, security: Security): void {
+  ;(scope as unknown as Record<symbol, Security>)[kScopeSecurity] = security
+}
+
+function refuseUndeclared(): AppError {
+  return new AppError('ERR_UNAUTHORIZED', 'This route declares no access rule.')
+}
+
+// Deny by default, decided on the matched route: every route must declare `config.security` (a route
+// that does not fails to register, so the server does not boot), and ONE onRequest hook, after routing,
+// enforces the declared rule. Nothing is decided from the raw URL, so no spelling of a path (percent
+// escapes, case, slashes) can reach a route without passing its rule. Register before any route.
+async function accessPlugin(app: FastifyInstance): Promise<void> {
+  const rules = new Map<Security, AccessRule>()
+  const routes: DeclaredRoute[] = []
+  app.decorate('access', {
+    provide(security, rule) {
+      if (rules.has(security)) throw new Error(`access rule ${security} is provided twice`)
+      rules.set(security, rule)
+    },
+    routes,
+  } satisfies AccessControl)
+
+  app.addHook('onRoute', function requireDeclaredSecurity(route) {
+    const inherited = (this as unknown as Record<symbol, Security | undefined>)[kScopeSecurity]
+    const security = route.config?.security ?? inherited
+    const name = `${[route.method].flat().join(',')} ${route.url}`
+    if (security === undefined || !SECURITY.includes(security)) {
+      throw new Error(`${name} declares no access rule: set config.security (${SECURITY.join(', ')})`)
+    }
+    const rule = rules.get(security)
+    if (security !== 'none' && !rule) {
+      throw new Error(`${name} declares security ${security}, which this listener does not provide`)
+    }
+    const problem = rule?.validate?.(route)
+    if (problem) throw new Error(`${name}: ${problem}`)
+    route.config = { ...route.config, security }
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, security })
+  })
+
+  app.addHook('onRequest', async function enforceAccess(request, reply) {
+    // routeConfig is request.routeOptions.config, read once by the request-context hook before this one
+    const security = (request.routeConfig ?? request.routeOptions.config).security
+    if (security === 'none') return
+    // the not-found handler: it answers 404 (or 405) and reaches nothing
+    if (security === undefined && request.is404) return
+    const rule = security && rules.get(security)
+    if (!rule) throw refuseUndeclared()
+    await rule.check(request, reply)
+  })
+}
+
+export const accessControl = fp(accessPlugin, { name: 'anvil-access' })

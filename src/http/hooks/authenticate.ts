@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../../errors.ts'
+import type { KeyVerifier } from '../../keys/verify.ts'
+import { rateLimitHeaders } from '../../limits/headers.ts'
+import { effectiveLimits, type PlanLimits, type PlanTable } from '../../limits/plans.ts'
+import { batchedChild } from '../../observability/batched-counter.ts'
+import type { Metrics } from '../../observability/metrics.ts'
+import type { Store, Workspace } from '../../store/types.ts'
+
+export interface AuthOptions {
+  store: Store
+  verifier: KeyVerifier
+  plans: PlanTable
+  metrics: Metrics
+}
+
+function bearer(header: string | undefined): string | undefined {
+  if (!header) return undefined
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header)
+  return m ? m[1] : ''
+}
+
+function unavailable(): AppError {
+  return new AppError(
+    'ERR_UNAVAILABLE',
+    'The key and limit store is unreachable; retry shortly.',
+    undefined,
+    {
+      'retry-after': '1',
+    },
+  )
+}
+
+// Too many invalid keys from this address (per gateway, see src/keys/invalid-key-limiter.ts).
+function invalidKeyThrottled(reply: FastifyReply, retryAfter: number): AppError {
+  reply.header('retry-after', String(retryAfter))
+  return new AppError('ERR_RATE_LIMITED', 'Too many requests with an invalid API key from this address.', {
+    policy: 'invalid_key',
+    retry_after_seconds: retryAfter,
+  })
+}
+
+// onRequest, before any body byte is read: key → scope → limits (one store call) → headers.
+async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
+  const { store, verifier, plans, metrics } = options
+  app.decorateRequest('auth', null)
+  // keyed by the cached workspace object, which is replaced whenever the store says it changed
+  const limitsOf = new WeakMap<Workspace, PlanLimits>()
+  // every request counts one of these: resolve the label sets once
+  const cacheHit = batchedChild(metrics.keyCache, { result: 'hit' })
+  const cacheMiss = batchedChild(metrics.keyCache, { result: 'miss' })
+
+  // the `apiKey` access rule: the access hook (src/http/hooks/access.ts) calls this on every route that
+  // declares it, with the family the route declared beside it
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const config = request.routeConfig
+    const family = config.family
+    if (!family) throw new AppError('ERR_KEY_SCOPE', 'This route declares no family.')
+    const raw = bearer(request.headers.authorization)
+    let result: Awaited<ReturnType<KeyVerifier['verify']>>
+    try {
+      result = await verifier.verify(raw, request.ip)
+    } catch {
+      throw unavailable()
+    }
+    ;(result.cached ? cacheHit : cacheMiss).inc()
+    if (!result.valid) {
+      metrics.authFailures.inc({ reason: result.reason })
+      if (result.reason === 'throttled') throw invalidKeyThrottled(reply, result.retryAfter)
+      reply.header('www-authenticate', 'Bearer realm="anvil"')
+      throw new AppError(result.reason === 'missing' ? 'ERR_MISSING_API_KEY' : 'ERR_INVALID_API_KEY')
+    }
+    const { key, workspace } = result.lookup
+    if (!verifier.permits(result, family, request.ip)) {
+      metrics.authFailures.inc({ reason: 'scope' })
+      throw new AppError('ERR_KEY_SCOPE', `This key may not call the ${family} family from this address.`, {
+        family,
+      })
+    }
+    if (config.paidOnly && workspace.plan === 'free') {
+      metrics.authFailures.inc({ reason: 'scope' })
+      throw new AppError('ERR_KEY_SCOPE', `The ${family} family needs a paid plan.`, { family, plan: 'free' })
+    }
+    let limits = limitsOf.get(workspace)
+    if (!limits) {
+      limits = effectiveLimits(plans, workspace.plan, workspace.overrides)
+      limitsOf.set(workspace, limits)
+    }
+    const binary = request.headers['content-type']?.startsWith('application/octet-stream') === true
+    request.bodyLimit = binary ? limits.max_binary_bytes : limits.max_json_bytes
+
+    let decision: Awaited<ReturnType<Store['consume']>>
+    try {
+      decision = await store.consume({
+        workspaceId: workspace.id,
+        keyId: key.id,
+        keyRatePerSecond: limits.key_rate_per_second,
+        workspaceRatePerSecond: limits.workspace_rate_per_second,
+        monthlyQuota: limits.monthly_quota,
+        keyMonthlyQuota: key.monthly_quota,
+      })
+    } catch {
+      throw unavailable()
+    }
+    request.auth = { key, workspace, limits, decision }
+    const headers = rateLimitHeaders(decision)
+    reply.header('ratelimit-policy', headers.policy)
+    reply.header('ratelimit', headers.state)
+    if (!decision.allowed) {
+      const quota = decision.reason === 'quota' || decision.reason === 'key_quota'
+      metrics.limitRefusals.inc({ reason: quota ? 'quota' : 'rate', plan: workspace.plan })
+      reply.header('retry-after', String(decision.retryAfter))
+      throw new AppError(quota ? 'ERR_QUOTA_EXCEEDED' : 'ERR_RATE_LIMITED', undefined, {
+        policy: decision.reason,
+        retry_after_seconds: decision.retryAfter,
+      })
+    }
+  }
+  app.access.provide('apiKey', {
+    check: authenticate,
+    validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
+  })
+
+  // The gateway's own failures (any 5xx: overload, store unavailable, internal error) are not the
+  // customer's to pay for: give back what onRequest charged (docs/decisions.md). Off the success path.
+  app.addHook('onResponse', async function refundOwnFailure(request: FastifyRequest, reply: FastifyReply) {
+    const charge = request.auth?.decision?.charge
+    if (!charge || reply.statusCode < 500) return
+    try {
+      await store.refund(charge)
+      metrics.chargeRefunds.inc()
+    } catch (err) {
+      request.log.warn({ err, workspace_id: charge.workspaceId }, 'refund of a failed request failed')
+    }
+  })
+}
+
+export const auth = fp(authPlugin, {
+  name: 'anvil-auth',
+  dependencies: ['anvil-body-parsers', 'anvil-access'],
+})

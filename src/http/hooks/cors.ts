@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../../errors.ts'
+import type { AllowedOrigins } from '../../lib/origins.ts'
+
+export interface CorsOptions {
+  // origins whose pages may read responses of `crossOrigin` paths; "*" any; empty: none
+  allowedOrigins: AllowedOrigins
+  // which paths are offered to other origins at all (the keyed API: /v1); never the cookie-session console
+  crossOrigin: (path: string) => boolean
+}
+
+// Headers a browser may send on a cross-origin call (beyond the CORS-safelisted ones).
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Request-Id'
+// Response headers a cross-origin page may read (the safelisted ones, Content-Type etc., always are).
+const EXPOSE_HEADERS =
+  'RateLimit, RateLimit-Policy, Request-Id, Retry-After, Server-Timing, Idempotent-Replayed, Location'
+// Chromium caps a cached preflight at 2 h (Firefox at 24 h): asking for more buys nothing.
+const MAX_AGE = '7200'
+const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+function withVary(current: unknown, name: string): string {
+  const list = current === undefined ? '' : String(current)
+  if (list.split(',').some((v) => v.trim().toLowerCase() === name.toLowerCase() || v.trim() === '*'))
+    return list
+  return list ? `${list}, ${name}` : name
+}
+
+// CORS for the API: a preflight is answered here, in the first onRequest hook, before authentication (a
+// browser never sends credentials on a preflight) and before any route could answer 405; actual responses,
+// errors included, carry Access-Control-Allow-Origin for an allowed origin. Credentials are never allowed,
+// so the console's session cookie cannot make a cross-origin read succeed. See docs/decisions.md.
+async function corsPlugin(app: FastifyInstance, options: CorsOptions): Promise<void> {
+  const { allowedOrigins, crossOrigin } = options
+  const any = allowedOrigins === '*'
+  const listed = new Set(any ? [] : allowedOrigins)
+  const enabled = any || listed.size > 0
+
+  function allowOrigin(origin: string | undefined, path: string): string | undefined {
+    if (!enabled || origin === undefined || !crossOrigin(path)) return undefined
+    if (any) return '*'
+    return listed.has(origin) ? origin : undefined
+  }
+
+  function methodsFor(path: string): string[] {
+    return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null)
+  }
+
+  app.addHook('onRequest', async function cors(request: FastifyRequest, reply: FastifyReply) {
+    const path = request.url.split('?', 1)[0] ?? '/'
+    const origin = request.headers.origin
+    if (request.method !== 'OPTIONS') {
+      if (!enabled || !crossOrigin(path)) return
+      // the answer depends on Origin whenever origins are listed: caches must keep them apart
+      if (!any) reply.header('vary', withVary(reply.getHeader('vary'), 'Origin'))
+      const allowed = allowOrigin(origin, path)
+      if (allowed) {
+        reply.header('access-control-allow-origin', allowed)
+        reply.header('access-control-expose-headers', EXPOSE_HEADERS)
+      }
+      return
+    }
+    // OPTIONS is answered for every path that exists, never with 405; an unknown path stays a 404
+    const methods = methodsFor(path)
+    if (methods.length === 0) return
+    const allow = [...methods, 'OPTIONS'].join(', ')
+    reply.header('allow', allow)
+    const preflight = origin !== undefined && request.headers['access-control-request-method'] !== undefined
+    if (!preflight) return reply.code(204).send()
+    if (!any) reply.header('vary', 'Origin')
+    const allowed = allowOrigin(origin, path)
+    if (!allowed) {
+      throw new AppError(
+        'ERR_CORS_ORIGIN',
+        crossOrigin(path)
+          ? `The origin ${origin} may not call this API from a browser.`
+          : `${path} is not available to other origins.`,
+        { origin },
+      )
+    }
+    reply.header('access-control-allow-origin', allowed)
+    reply.header('access-control-allow-methods', methods.join(', '))
+    reply.header('access-control-allow-headers', ALLOW_HEADERS)
+    reply.header('access-control-max-age', MAX_AGE)
+    return reply.code(204).send()
+  })
+}
+
+export const cors = fp(corsPlugin, { name: 'anvil-cors' })

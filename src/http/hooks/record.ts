@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { PLAN_NAMES } from '../../limits/plans.ts'
+import { accessLog as createAccessLog } from '../../observability/access-log.ts'
+import { batchedChild } from '../../observability/batched-counter.ts'
+import type { Metrics } from '../../observability/metrics.ts'
+
+const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
+// an HTTP/2 client may send any token as :method: label (and log) only the ones a route can have
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+const INIT_CLASSES = ['2xx', '4xx', '5xx']
+
+// Request counts and durations by route pattern (never the raw URL) and plan; one access line per request.
+async function metricsPlugin(
+  app: FastifyInstance,
+  options: { metrics: Metrics; accessLog: boolean },
+): Promise<void> {
+  const { metrics, accessLog } = options
+  // label sets are few (routes × methods × status classes × plans): resolve each child once
+  const children = new Map<string, { inc(): void; observe(v: number): void }>()
+  function childFor(route: string, method: string, statusClass: string, plan: string) {
+    const id = `${route}|${method}|${statusClass}|${plan}`
+    let child = children.get(id)
+    if (!child) {
+      const labels = { route, method, status_class: statusClass, plan }
+      const counter = batchedChild(metrics.requests, labels)
+      const histogram = metrics.duration.labels(labels)
+      child = { inc: () => counter.inc(), observe: (v) => histogram.observe(v) }
+      children.set(id, child)
+    }
+    return child
+  }
+  // Every route's series exist from boot (at 0), so a panel or alert on 5xx reads 0 on a healthy stack:
+  // its methods × 2xx/4xx/5xx × plans (`none` only, for a route that takes no key); the duration
+  // histogram for 2xx only (it is the one the latency panels filter on; the others appear with traffic).
+  // HEAD routes Fastify adds beside GET are left to appear with use. Cardinality: docs/operations.md.
+  app.addHook('onRoute', function initRouteSeries(route) {
+    const plans = route.config?.family ? ['none', ...PLAN_NAMES] : ['none']
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || !METHODS.has(method)) continue
+      for (const plan of plans) {
+        for (const statusClass of INIT_CLASSES) {
+          childFor(route.url, method, statusClass, plan)
+          const labels = { route: route.url, method, status_class: statusClass, plan }
+          metrics.requests.inc(labels, 0)
+          if (statusClass === '2xx') metrics.duration.zero(labels)
+        }
+      }
+    }
+  })
+  const writeAccessLine = accessLog ? createAccessLog(app.log) : undefined
+  app.addHook('onResponse', function recordRequest(request, reply, done) {
+    // a client that hung up got no answer (whatever status the reply object holds): the abort is logged
+    // at debug by the error handler, and is neither a response to count nor an access line
+    if ((request.raw as { aborted?: boolean }).aborted === true) return done()
+    const route = request.routeConfig?.url ?? 'unmatched'
+    const auth = request.auth
+    const status = reply.statusCode
+    const elapsedMs = reply.elapsedTime
+    const plan = auth?.workspace.plan ?? 'none'
+    const method = METHODS.has(request.method) ? request.method : 'OTHER'
+    const child = childFor(route, method, STATUS_CLASS[Math.floor(status / 100)] ?? 'other', plan)
+    child.inc()
+    child.observe(elapsedMs / 1000)
+    writeAccessLine?.({
+      reqId: request.id,
+      method,
+      route,
+      status,
+      ms: Math.round(elapsedMs * 100) / 100,
+      workspace: auth?.workspace.id,
+    })
+    done()
+  })
+}
+
+export const metricsHooks = fp(metricsPlugin, { name: 'anvil-metrics' })

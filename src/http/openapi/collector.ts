@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify'
+import type { z } from 'zod'
+import type { RouteDoc } from '../define-route.ts'
+
+export interface CollectedRoute {
+  method: string
+  url: string
+  family: string | undefined
+  binary: boolean
+  body: z.ZodType | undefined
+  querystring: z.ZodType | undefined
+  params: z.ZodType | undefined
+  doc: RouteDoc
+}
+
+// Gathers every documented route as it is registered; the OpenAPI document is built from this list.
+export function collectRoutes(app: FastifyInstance): CollectedRoute[] {
+  const routes: CollectedRoute[] = []
+  app.addHook('onRoute', function collectDocumentedRoute(route) {
+    const doc = route.config?.doc
+    if (!doc || route.method === 'HEAD') return
+    const schema = (route.schema ?? {}) as Record<string, z.ZodType | undefined>
+    routes.push({
+      method: String(route.method),
+      url: route.url,
+      family: route.config?.family,
+      binary: route.config?.binary === true,
+      body: schema.body,
+      querystring: schema.querystring,
+      params: schema.params,
+      doc,
+    })
+  })
+  return routes
+}

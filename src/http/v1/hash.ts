@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { encodeOutput } from '../../ops/encoding.ts'
+import { ALGORITHMS, algorithmInfo, createHasher } from '../../ops/hash/hash.ts'
+import { algorithmsResult, hashBody, hashQuery, hashResult } from '../../ops/hash/schema.ts'
+import { digestStream, isReadable, wantsOctets } from '../body/stream-digest.ts'
+import { defineRoute } from '../define-route.ts'
+
+export async function hashRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/v1/hash/algorithms',
+    security: 'apiKey',
+    family: 'hash',
+    operationId: 'listHashAlgorithms',
+    summary: 'List the hash algorithms',
+    tags: ['Hash'],
+    response: algorithmsResult,
+    handler: () => ({ algorithms: [...ALGORITHMS] }),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/hash/:algorithm',
+    security: 'apiKey',
+    family: 'hash',
+    binary: true,
+    binaryResponse: true,
+    operationId: 'hash',
+    summary: 'Hash text or bytes',
+    description:
+      'JSON body, or a raw application/octet-stream body hashed as it streams (options from the query string). ' +
+      'Send Accept: application/octet-stream for the raw digest bytes.',
+    tags: ['Hash'],
+    params: z.object({ algorithm: z.string().max(64) }),
+    querystring: hashQuery,
+    body: hashBody,
+    response: hashResult,
+    errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
+    handler: async function hashHandler({ body, params, query, request, reply, run }) {
+      const raw = wantsOctets(request.headers.accept)
+      let result: z.infer<typeof hashResult>
+      if (isReadable(body)) {
+        const info = algorithmInfo(params.algorithm)
+        const hasher = createHasher(info.name, query.length)
+        const size = await digestStream(body, hasher, request.bodyLimit)
+        const digest = hasher.digest()
+        if (raw) return reply.type('application/octet-stream').send(digest)
+        result = {
+          algorithm: info.name,
+          digest: encodeOutput(digest, query.output_encoding),
+          output_encoding: query.output_encoding,
+          input_bytes: size,
+        }
+      } else {
+        result = await run('hash', {
+          ...body,
+          algorithm: params.algorithm,
+          output_encoding: raw ? 'hex' : body.output_encoding,
+        })
+        if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.digest, 'hex'))
+      }
+      return result
+    },
+  })
+}

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
+import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from '../../ops/id/nanoid.ts'
+import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS } from '../../ops/id/uuid.ts'
+import { defineRoute } from '../define-route.ts'
+
+export const uuidBody = z.strictObject({
+  version: z
+    .literal(UUID_VERSIONS)
+    .default(4)
+    .describe('RFC 9562 version. v7s of one request are strictly increasing; v3/v5 are deterministic.'),
+  count: z.number().int().min(1).max(MAX_UUID_COUNT).default(1).describe('How many (must be 1 for v3/v5)'),
+  namespace: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('v3/v5 only, required there: a UUID, or one of "dns", "url", "oid", "x500" (RFC 9562 §6.6)'),
+  name: z.string().optional().describe('v3/v5 only, required there: the name, in name_encoding'),
+  name_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
+  format: z
+    .enum(UUID_FORMATS)
+    .default('standard')
+    .describe('standard: lower-case 8-4-4-4-12; compact: 32 hex digits; urn: urn:uuid:…; upper: upper-case'),
+})
+
+const uuidResult = z.object({ uuids: z.array(z.string()) })
+
+const inspectBody = z.strictObject({
+  uuid: z.string().describe('8-4-4-4-12 in any case, 32 hex digits, urn:uuid:… or {…}'),
+})
+
+const inspectResult = z.object({
+  valid: z
+    .boolean()
+    .describe('RFC 9562 validity: the Nil or Max UUID, or the RFC variant with a defined version (1–8)'),
+  normalized: z.string().describe('Lower-case 8-4-4-4-12'),
+  input_format: z.enum(['standard', 'compact', 'urn', 'braced']),
+  variant: z.enum(['ncs', 'rfc9562', 'microsoft', 'future']).describe('From the leading bits of octet 8'),
+  version: z.number().int().nullable().describe('The version field; null when not the RFC 9562 variant'),
+  special: z.enum(['nil', 'max']).nullable(),
+  description: z.string(),
+  timestamp: z.string().optional().describe('v1, v6, v7: the embedded time, ISO 8601 UTC'),
+  unix_ms: z.number().int().optional().describe('v7: the 48-bit Unix millisecond timestamp'),
+  clock_sequence: z.number().int().optional().describe('v1, v6: the 14-bit clock sequence'),
+  node: z.string().optional().describe('v1, v6: the 48-bit node, as aa:bb:cc:dd:ee:ff'),
+})
+
+const nanoidBody = z.strictObject({
+  size: z.number().int().min(NANOID_SIZE.min).max(NANOID_SIZE.max).default(NANOID_SIZE.default),
+  alphabet: z
+    .string()
+    .min(NANOID_ALPHABET.min)
+    .max(NANOID_ALPHABET.max * 2)
+    .optional()
+    .describe(
+      '2–256 distinct characters (code points); default A-Za-z0-9_- (URL-safe). Every character is ' +
+        'equally likely (rejection sampling, no modulo bias).',
+    ),
+  count: z.number().int().min(1).max(MAX_NANOID_COUNT).default(1),
+})
+
+const nanoidResult = z.object({ ids: z.array(z.string()) })
+
+export async function idRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/id/uuid',
+    security: 'apiKey',
+    family: 'id',
+    operationId: 'generateUuids',
+    summary: 'Generate UUIDs (v1, v3, v4, v5, v6, v7)',
+    tags: ['IDs'],
+    body: uuidBody,
+    response: uuidResult,
+    errors: ['ERR_INVALID_UUID', 'ERR_INVALID_ENCODING'],
+    handler: ({ body, run }) => run('id.uuid', body),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/id/uuid/inspect',
+    security: 'apiKey',
+    family: 'id',
+    operationId: 'inspectUuid',
+    summary: 'Decode a UUID: variant, version, embedded time',
+    description:
+      'A string that is not spelled like a UUID is refused with ERR_INVALID_UUID and the position of the first ' +
+      'bad character. Anything spelled like one answers 200, with `valid` saying whether RFC 9562 defines it.',
+    tags: ['IDs'],
+    body: inspectBody,
+    response: inspectResult,
+    errors: ['ERR_INVALID_UUID'],
+    handler: ({ body, run }) => run('id.uuid.inspect', body),
+  })
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/v1/id/nanoid',
+    security: 'apiKey',
+    family: 'id',
+    operationId: 'generateNanoids',
+    summary: 'Generate Nano IDs',
+    tags: ['IDs'],
+    body: nanoidBody,
+    response: nanoidResult,
+    errors: ['ERR_INVALID_ENCODING'],
+    handler: ({ body, run }) => run('id.nanoid', body),
+  })
+}

@@ -1,0 +1,371 @@
+import { FAMILIES } from '../keys/families.ts'
+import { parseCidr } from '../lib/cidr.ts'
+import { PLAN_NAMES } from '../limits/plans.ts'
+
+// The admin CLI's commands: each one's arguments are checked here, before anything is sent, so a typo is
+// a message naming the flag rather than a request the server refuses (or, worse, accepts as null).
+export class UsageError extends Error {
+  // the command whose usage to print after the message (undefined: the list of commands)
+  readonly command: Command | undefined
+  constructor(message: string, command?: Command) {
+    super(message)
+    this.command = command
+  }
+}
+
+export interface Call {
+  method: 'GET' | 'POST' | 'PATCH'
+  path: string
+  body?: Record<string, unknown>
+}
+
+type Parse = (flag: string, raw: string) => unknown
+
+interface Option {
+  value: string
+  help: string
+  parse: Parse
+}
+
+export interface Command {
+  name: string
+  args: string[]
+  summary: string
+  options: Record<string, Option>
+  build(args: string[], v: Record<string, unknown>): Call
+}
+
+const bad = (flag: string, raw: string, expected: string) =>
+  new UsageError(`${flag}: expected ${expected}, got ${JSON.stringify(raw)}`)
+
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): Parse {
+  return (flag, raw) => {
+    const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw bad(
+        flag,
+        raw,
+        max < Number.MAX_SAFE_INTEGER ? `a whole number from ${min} to ${max}` : `a whole number ≥ ${min}`,
+      )
+    }
+    return n
+  }
+}
+function oneOf(values: readonly string[]): Parse {
+  return (flag, raw) => {
+    if (!values.includes(raw)) throw bad(flag, raw, `one of ${values.join(', ')}`)
+    return raw
+  }
+}
+function listOf(item: (flag: string, raw: string) => unknown): Parse {
+  return (flag, raw) => {
+    const items = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    if (items.length === 0) throw bad(flag, raw, 'a comma-separated list')
+    return items.map((i) => item(flag, i))
+  }
+}
+const text: Parse = (flag, raw) => {
+  const s = raw.trim()
+  if (s === '' || s.length > 100) throw bad(flag, raw, '1 to 100 characters')
+  return s
+}
+const isoDate: Parse = (flag, raw) => {
+  if (
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(raw) ||
+    Number.isNaN(Date.parse(raw))
+  )
+    throw bad(flag, raw, 'an ISO 8601 date-time with an offset, e.g. 2027-01-31T00:00:00Z')
+  return raw
+}
+const month: Parse = (flag, raw) => {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(raw)) throw bad(flag, raw, 'a month as YYYY-MM')
+  return raw
+}
+const cidr: Parse = (flag, raw) => {
+  if (parseCidr(raw) === undefined) throw bad(flag, raw, 'an IPv4/IPv6 address or CIDR, e.g. 10.0.0.0/8')
+  return raw
+}
+
+const LIMITS = {
+  'monthly-quota': {
+    value: 'N',
+    help: 'requests per UTC month',
+    parse: wholeNumber(0),
+    field: 'monthly_quota',
+  },
+  'key-rate': {
+    value: 'N',
+    help: 'requests per second per key',
+    parse: wholeNumber(1),
+    field: 'key_rate_per_second',
+  },
+  'workspace-rate': {
+    value: 'N',
+    help: 'requests per second per workspace',
+    parse: wholeNumber(1),
+    field: 'workspace_rate_per_second',
+  },
+  'max-json-bytes': { value: 'N', help: 'largest JSON body', parse: wholeNumber(1), field: 'max_json_bytes' },
+  'max-binary-bytes': {
+    value: 'N',
+    help: 'largest binary body',
+    parse: wholeNumber(1),
+    field: 'max_binary_bytes',
+  },
+  'compute-budget-ms': {
+    value: 'N',
+    help: 'compute budget per request',
+    parse: wholeNumber(1),
+    field: 'compute_budget_ms',
+  },
+  'max-keys': {
+    value: 'N',
+    help: 'live keys the workspace may hold',
+    parse: wholeNumber(0),
+    field: 'max_keys',
+  },
+  'max-projects': {
+    value: 'N',
+    help: 'projects the workspace may hold',
+    parse: wholeNumber(0),
+    field: 'max_projects',
+  },
+  'max-environments': {
+    value: 'N',
+    help: 'environments across its projects',
+    parse: wholeNumber(0),
+    field: 'max_environments',
+  },
+  'max-jobs-in-flight': {
+    value: 'N',
+    help: 'jobs queued or running at once',
+    parse: wholeNumber(0),
+    field: 'max_jobs_in_flight',
+  },
+  'max-job-result-bytes': {
+    value: 'N',
+    help: 'largest job result it may store',
+    parse: wholeNumber(1),
+    field: 'max_job_result_bytes',
+  },
+} as const
+
+const seg = (s: string) => encodeURIComponent(s)
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'workspaces list',
+    args: [],
+    summary: 'List every workspace',
+    options: {},
+    build: () => ({ method: 'GET', path: '/admin/workspaces' }),
+  },
+  {
+    name: 'workspaces create',
+    args: [],
+    summary: 'Create a workspace',
+    options: {
+      name: { value: 'NAME', help: 'its name (required)', parse: text },
+      plan: { value: PLAN_NAMES.join('|'), help: 'its plan (default free)', parse: oneOf(PLAN_NAMES) },
+    },
+    build(_args, v) {
+      if (v.name === undefined) throw new UsageError('--name is required')
+      return { method: 'POST', path: '/admin/workspaces', body: { name: v.name, plan: v.plan } }
+    },
+  },
+  {
+    name: 'workspaces get',
+    args: ['workspace_id'],
+    summary: 'Show a workspace, its plan, overrides and effective limits',
+    options: {},
+    build: ([id]) => ({ method: 'GET', path: `/admin/workspaces/${seg(id!)}` }),
+  },
+  {
+    name: 'workspaces update',
+    args: ['workspace_id'],
+    summary: "Change a workspace's plan and per-workspace limit overrides",
+    options: {
+      plan: { value: PLAN_NAMES.join('|'), help: 'the new plan', parse: oneOf(PLAN_NAMES) },
+      ...LIMITS,
+    },
+    build([id], v) {
+      const overrides = Object.fromEntries(
+        Object.entries(LIMITS)
+          .filter(([flag]) => v[flag] !== undefined)
+          .map(([flag, o]) => [o.field, v[flag]]),
+      )
+      const body: Record<string, unknown> = {}
+      if (v.plan !== undefined) body.plan = v.plan
+      if (Object.keys(overrides).length > 0) body.overrides = overrides
+      if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --plan or a limit')
+      return { method: 'PATCH', path: `/admin/workspaces/${seg(id!)}`, body }
+    },
+  },
+  {
+    name: 'usage',
+    args: ['workspace_id'],
+    summary: "A month's requests and refusals, per workspace and per key",
+    options: { month: { value: 'YYYY-MM', help: 'the month (default: this one, UTC)', parse: month } },
+    build([id], v) {
+      const q = v.month === undefined ? '' : `?month=${v.month}`
+      return { method: 'GET', path: `/admin/workspaces/${seg(id!)}/usage${q}` }
+    },
+  },
+  {
+    name: 'keys list',
+    args: ['workspace_id'],
+    summary: "List a workspace's keys (prefixes and scope, never the keys)",
+    options: {},
+    build: ([id]) => ({ method: 'GET', path: `/admin/keys?workspace_id=${seg(id!)}` }),
+  },
+  {
+    name: 'keys create',
+    args: [],
+    summary: 'Create an API key (printed once)',
+    options: {
+      workspace: { value: 'WORKSPACE_ID', help: 'the workspace (required)', parse: text },
+      project: { value: 'NAME', help: 'project (default "default")', parse: text },
+      environment: { value: 'NAME', help: 'environment (default "production")', parse: text },
+      mode: {
+        value: 'live|test',
+        help: 'key mode (default: the environment’s)',
+        parse: oneOf(['live', 'test']),
+      },
+      name: { value: 'NAME', help: 'a label', parse: text },
+      families: {
+        value: 'F,F,...',
+        help: `endpoint families the key may call: ${FAMILIES.join(', ')}`,
+        parse: listOf(oneOf(FAMILIES)),
+      },
+      'expires-at': { value: 'ISO-8601', help: 'expiry, e.g. 2027-01-31T00:00:00Z', parse: isoDate },
+      cidr: { value: 'CIDR,...', help: 'source addresses allowed, e.g. 10.0.0.0/8', parse: listOf(cidr) },
+      'monthly-quota': { value: 'N', help: "the key's own monthly quota", parse: wholeNumber(0) },
+    },
+    build(_args, v) {
+      if (v.workspace === undefined) throw new UsageError('--workspace is required')
+      const body = {
+        workspace_id: v.workspace,
+        project: v.project,
+        environment: v.environment,
+        mode: v.mode,
+        name: v.name,
+        families: v.families,
+        expires_at: v['expires-at'],
+        allowed_cidrs: v.cidr,
+        monthly_quota: v['monthly-quota'],
+      }
+      return { method: 'POST', path: '/admin/keys', body }
+    },
+  },
+  {
+    name: 'keys revoke',
+    args: ['key_id'],
+    summary: 'Revoke a key now (every gateway within a second)',
+    options: {},
+    build: ([id]) => ({ method: 'POST', path: `/admin/keys/${seg(id!)}/revoke` }),
+  },
+  {
+    name: 'keys rotate',
+    args: ['key_id'],
+    summary: 'Issue a replacement key; the old one lives for the grace period',
+    options: {
+      'grace-seconds': {
+        value: 'N',
+        help: 'how long the old key keeps working (default 86400; 0 = revoke now)',
+        parse: wholeNumber(0, 30 * 86_400),
+      },
+    },
+    build([id], v) {
+      const body = v['grace-seconds'] === undefined ? {} : { grace_seconds: v['grace-seconds'] }
+      return { method: 'POST', path: `/admin/keys/${seg(id!)}/rotate`, body }
+    },
+  },
+]
+
+export function commandUsage(c: Command): string {
+  const flags = Object.entries(c.options)
+  const lines = [
+    `Usage: anvil-admin ${c.name}${c.args.map((a) => ` <${a}>`).join('')}${flags.length ? ' [options]' : ''}`,
+    '',
+    c.summary,
+  ]
+  if (flags.length > 0) {
+    lines.push('', 'Options:')
+    const left = flags.map(([flag, o]) => `  --${flag} ${o.value}`)
+    const width = Math.max(...left.map((l) => l.length)) + 2
+    flags.forEach(([, o], i) => {
+      lines.push(`${left[i]!.padEnd(width)}${o.help}`)
+    })
+  }
+  return lines.join('\n')
+}
+
+export const USAGE = `Usage: anvil-admin <command> [arguments] [options]   (or: npm run admin -- <command> ...)
+
+Commands:
+${COMMANDS.map((c) => `  ${`${c.name}${c.args.map((a) => ` <${a}>`).join('')}`.padEnd(34)}${c.summary}`).join('\n')}
+
+Run \`anvil-admin <command> --help\` for a command's options.
+
+Environment: ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT, i.e. http://127.0.0.1:9464; loopback when
+ADMIN_HOST is 0.0.0.0 or ::),
+ADMIN_TOKEN (default: the token saved in DATA_DIR/admin-token.json at first start).
+
+Exit status: 0 done; 1 the server refused (its error on stderr); 2 bad arguments or no admin token;
+3 the server could not be reached or did not answer in time.`
+
+// "keys create --families hash,jwt" → the command and its checked values, or a UsageError.
+export function parseCommand(argv: string[]): { command: Command; call: Call } | { help: Command | 'all' } {
+  const words: string[] = []
+  let i = 0
+  while (i < argv.length && !argv[i]!.startsWith('-')) words.push(argv[i++]!)
+  const command =
+    COMMANDS.find((c) => c.name === words.slice(0, 2).join(' ')) ?? COMMANDS.find((c) => c.name === words[0])
+  const rest = argv.slice(i)
+  const wantsHelp = rest.includes('--help') || rest.includes('-h')
+  if (!command) {
+    if (words.length === 0 && wantsHelp) return { help: 'all' }
+    throw new UsageError(words.length === 0 ? 'no command given' : `unknown command: ${words.join(' ')}`)
+  }
+  if (wantsHelp) return { help: command }
+  const args = words.slice(command.name.split(' ').length)
+  const values: Record<string, unknown> = {}
+  for (let j = 0; j < rest.length; j++) {
+    const token = rest[j]!
+    if (!token.startsWith('--')) {
+      args.push(token)
+      continue
+    }
+    const eq = token.indexOf('=')
+    const flag = eq === -1 ? token.slice(2) : token.slice(2, eq)
+    const option = command.options[flag]
+    if (!option) throw new UsageError(`${command.name}: unknown option --${flag}`, command)
+    const raw = eq === -1 ? rest[++j] : token.slice(eq + 1)
+    if (raw === undefined || (eq === -1 && raw.startsWith('--'))) {
+      throw new UsageError(`--${flag}: a value is required (${option.value})`, command)
+    }
+    if (flag in values) throw new UsageError(`--${flag} is given twice`, command)
+    try {
+      values[flag] = option.parse(`--${flag}`, raw)
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(err.message, command)
+      throw err
+    }
+  }
+  if (args.length !== command.args.length) {
+    const expected = command.args.length === 0 ? 'no arguments' : command.args.map((a) => `<${a}>`).join(' ')
+    throw new UsageError(
+      `${command.name}: expected ${expected}, got ${args.length ? args.join(' ') : 'none'}`,
+      command,
+    )
+  }
+  try {
+    return { command, call: command.build(args, values) }
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(err.message, command)
+    throw err
+  }
+}

@@ -1,0 +1,102 @@
+import { mkdir } from 'node:fs/promises'
+import { ConfigError, loadConfig } from '../config.ts'
+import { resolveAdminToken } from '../http/admin/admin-token.ts'
+import { buildAdminApp } from '../http/admin-app.ts'
+import { buildApp } from '../http/app.ts'
+import { loadTls, selfSignedCertPath } from '../http/tls.ts'
+import { bootstrapIfEmpty } from '../keys/bootstrap.ts'
+import { openRuntime } from '../runtime.ts'
+import { DataDirInUseError } from '../store/memory/data-dir-lock.ts'
+import { deliverFirstStartSecrets } from './first-start.ts'
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+// config → resources → apps → listen; SIGTERM/SIGINT: stop accepting, drain, close, exit 0.
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
+  let runtime: Awaited<ReturnType<typeof openRuntime>>
+  try {
+    runtime = await openRuntime(config)
+  } catch (err) {
+    // another gateway owns this DATA_DIR: say so plainly instead of a stack trace
+    if (err instanceof DataDirInUseError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
+  const tls = await loadTls(config.tls, config.dataDir)
+  const admin = await resolveAdminToken(config.adminToken, config.dataDir)
+  const app = await buildApp(runtime, { tls })
+  const adminApp = await buildAdminApp(runtime, { adminToken: admin.token })
+
+  let closing = false
+  async function shutdown(signal: string): Promise<void> {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down: draining in-flight requests')
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    timer.unref()
+    await Promise.allSettled([app.close(), adminApp.close()])
+    await runtime.close()
+    clearTimeout(timer)
+    process.exit(0)
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+
+  const first = config.bootstrap ? await bootstrapIfEmpty(runtime.store, config.defaultPlan) : undefined
+  await app.listen({ port: config.port, host: config.host })
+  await adminApp.listen({ port: config.adminPort, host: config.adminHost })
+  const apiPort = (app.server.address() as { port: number }).port
+  const adminPort = (adminApp.server.address() as { port: number }).port
+  const base = `https://${hostForUrl(config.host)}:${apiPort}`
+  const lines = [
+    '',
+    `Anvil ${process.version} listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
+    `  docs:          ${base}/docs`,
+    `  console:       ${base}/console`,
+    `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,
+    `  data dir:      ${config.dataDir}`,
+  ]
+  if (tls.selfSigned)
+    lines.push(`  certificate:   self-signed, ${selfSignedCertPath(config.dataDir)} (${tls.fingerprint})`)
+  const secrets: string[] = []
+  if (admin.generated)
+    secrets.push(`  ADMIN_TOKEN:   ${admin.token}  (saved in ${config.dataDir}/admin-token.json)`)
+  if (first) {
+    const cacert = tls.selfSigned ? ` --cacert '${selfSignedCertPath(config.dataDir)}'` : ''
+    secrets.push(
+      '',
+      `First API key (shown once; only its hash is stored), workspace ${first.workspaceId}:`,
+      `  ${first.key}`,
+      '',
+      'Try it:',
+      `  curl${cacert} ${base}/v1/hash/sha256 -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
+    )
+  }
+  const shown = await deliverFirstStartSecrets({
+    lines: secrets,
+    dataDir: config.dataDir,
+    terminal: process.stdout.isTTY === true,
+  })
+  process.stdout.write(`${[...lines, ...shown].join('\n')}\n\n`)
+}
+
+await main()

@@ -1,0 +1,42 @@
+import { encodeBase64 } from './base64.ts'
+import type { Base64Variant } from './types.ts'
+
+// Base64 encoding of a body that arrives in chunks, as plain data: each chunk's whole 3-byte groups are
+// encoded at once and the 0–2 bytes left over wait for the next chunk, so the output is exactly the
+// one-shot encoding, cut into pieces, at constant memory.
+export interface Base64Encoder {
+  variant: Base64Variant
+  padding: boolean | undefined
+  carry: Uint8Array
+  carried: number
+}
+
+export function createBase64Encoder(variant: Base64Variant, padding?: boolean): Base64Encoder {
+  return { variant, padding, carry: new Uint8Array(3), carried: 0 }
+}
+
+// The Base64 text of the chunk's complete groups, as ASCII bytes.
+export function writeBase64Encoder(e: Base64Encoder, chunk: Uint8Array): Buffer {
+  const total = e.carried + chunk.length
+  const whole = total - (total % 3)
+  const taken = whole - e.carried
+  let text = ''
+  if (whole > 0) {
+    const groups =
+      e.carried === 0
+        ? chunk.subarray(0, taken)
+        : Buffer.concat([e.carry.subarray(0, e.carried), chunk.subarray(0, taken)])
+    text = Buffer.from(groups.buffer, groups.byteOffset, groups.byteLength).toString(
+      e.variant === 'url' ? 'base64url' : 'base64',
+    )
+  }
+  const rest = whole > 0 ? chunk.subarray(taken) : chunk
+  e.carry.set(rest, whole > 0 ? 0 : e.carried)
+  e.carried = whole > 0 ? rest.length : total
+  return Buffer.from(text, 'latin1')
+}
+
+// The last 1–2 bytes, with the padding the options ask for.
+export function endBase64Encoder(e: Base64Encoder): Buffer {
+  return Buffer.from(encodeBase64(e.carry.subarray(0, e.carried), e.variant, e.padding), 'latin1')
+}

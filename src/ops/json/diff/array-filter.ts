@@ -1,0 +1,104 @@
+import type { DiffContext, Filter } from 'jsondiffpatch'
+import { isJsonNumber, numbersEqual } from '../number.ts'
+import { jsonEqual } from '../value.ts'
+import { matchArrays } from './array-match.ts'
+import type { ItemHasher } from './hash.ts'
+import type { Json } from './values.ts'
+
+const ARRAY_MOVE = 3
+const QUICK_COMPARE = 64
+
+// jsonEqual's walk, given up (undefined) once it would visit more than `budget` values.
+function equalWithin(a: Json, b: Json, budget: number): boolean | undefined {
+  const stack: Json[] = [a, b]
+  while (stack.length > 0) {
+    const y = stack.pop()!
+    const x = stack.pop()!
+    if (x === y) continue
+    if (isJsonNumber(x) || isJsonNumber(y)) {
+      if (isJsonNumber(x) && isJsonNumber(y) && numbersEqual(x, y)) continue
+      return false
+    }
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false
+      budget -= x.length
+      if (budget < 0) return undefined
+      for (let i = 0; i < x.length; i++) stack.push(x[i]!, y[i]!)
+    } else {
+      if (Array.isArray(y)) return false
+      const keys = Object.keys(x)
+      if (keys.length !== Object.keys(y).length) return false
+      budget -= keys.length
+      if (budget < 0) return undefined
+      for (const key of keys) {
+        if (!Object.hasOwn(y, key)) return false
+        stack.push(x[key]!, y[key]!)
+      }
+    }
+  }
+  return true
+}
+
+export interface ArraysFilterOptions {
+  hasher: ItemHasher
+  detectMoves: boolean
+}
+
+// Takes the place of jsondiffpatch's "arrays" diff filter and writes the same array delta format,
+// which jsondiffpatch's patch() applies in three steps: it pulls out every "_<old index>" item
+// (removed: [old, 0, 0]; moved: ['', new index, 3]), inserts added ([new]) and moved items in
+// ascending order of their new index, then applies nested deltas at new indices. Items that keep
+// their place are therefore left in their original order, and items paired by array_key whose
+// content differs get a nested delta at their new index, computed by jsondiffpatch itself (objects)
+// or by this filter again (arrays) through child contexts: the processor walks those iteratively,
+// so nesting costs no stack here.
+export function createArraysFilter({ hasher, detectMoves }: ArraysFilterOptions): Filter<DiffContext> {
+  // Small pairs are compared outright; larger ones by their hashes (cached, so computed once per diff)
+  // and equal hashes are confirmed. A pair found equal is never descended into, so each value takes
+  // part in a bounded number of these comparisons however deep it sits.
+  function same(a: Json, b: Json): boolean {
+    return equalWithin(a, b, QUICK_COMPARE) ?? (hasher.content(a) === hasher.content(b) && jsonEqual(a, b))
+  }
+
+  function arraysDiffFilter(context: DiffContext): void {
+    if (!context.leftIsArray) return
+    const left = context.left as Json[]
+    const right = context.right as Json[]
+    const shorter = Math.min(left.length, right.length)
+    let head = 0
+    while (head < shorter && same(left[head]!, right[head]!)) head++
+    let tail = 0
+    while (tail < shorter - head && same(left[left.length - 1 - tail]!, right[right.length - 1 - tail]!))
+      tail++
+    const before = new Float64Array(left.length - head - tail)
+    const after = new Float64Array(right.length - head - tail)
+    if (before.length === 0 && after.length === 0) {
+      context.setResult(undefined).exit()
+      return
+    }
+    for (let i = 0; i < before.length; i++) before[i] = hasher.identity(left[head + i]!)
+    for (let j = 0; j < after.length; j++) after[j] = hasher.identity(right[head + j]!)
+    const { oldTo, newFrom, kept } = matchArrays(before, after)
+    // paired items stay or move; without detect_moves, moved ones are a removal plus an addition
+    const paired = (i: number) => oldTo[i]! >= 0 && (kept[i] === 1 || detectMoves)
+
+    const delta: Record<string, unknown> = { _t: 'a' }
+    for (let i = 0; i < before.length; i++) {
+      if (!paired(i)) delta[`_${head + i}`] = [left[head + i], 0, 0]
+      else if (kept[i] === 0) delta[`_${head + i}`] = ['', head + oldTo[i]!, ARRAY_MOVE]
+    }
+    // jsondiffpatch does not export its DiffContext class; children must be of it to be diffed
+    const Child = context.constructor as new (left: unknown, right: unknown) => DiffContext
+    for (let j = 0; j < after.length; j++) {
+      const i = newFrom[j]!
+      if (i < 0 || !paired(i)) delta[head + j] = [right[head + j]]
+      else if (!same(left[head + i]!, right[head + j]!)) {
+        context.push(new Child(left[head + i], right[head + j]), head + j)
+      }
+    }
+    context.setResult(delta as DiffContext['result']).exit()
+  }
+  arraysDiffFilter.filterName = 'arrays'
+  return arraysDiffFilter
+}

@@ -1,0 +1,109 @@
+import { createStreamState, type JsonStream } from '../stream/state.ts'
+import { printed } from './printer.ts'
+import { textToWtf8 } from './text.ts'
+import { feed, finish } from './tokenizer.ts'
+
+export const FORMAT_MODES = ['pretty', 'minify'] as const
+export type FormatMode = (typeof FORMAT_MODES)[number]
+
+export interface JsonFormatOptions {
+  mode?: FormatMode
+  indent?: number | '\t'
+  sort_keys?: boolean
+}
+
+export interface JsonFormatInput extends JsonFormatOptions {
+  input: string
+}
+
+export interface JsonFormatBytesInput extends JsonFormatOptions {
+  input: Uint8Array
+}
+
+export interface JsonWarning {
+  code: 'duplicate_key' | 'byte_order_mark' | 'more_duplicate_keys'
+  message: string
+  key?: string
+  line: number
+  column: number
+  offset: number
+}
+
+export interface JsonFormatResult {
+  output: string
+  bytes: number
+  warnings?: JsonWarning[]
+}
+
+const MiB = 1024 * 1024
+
+// Pretty-printing deep nesting grows quadratically (100,000 levels at indent 2 is ~10^10 bytes), so the
+// output is capped: at least 64 MiB, 4x the input for big inputs, and when it must fit in memory as one
+// string, never past 256 MiB.
+export function outputCap(inputBytes: number, buffered: boolean): number {
+  const cap = Math.max(64 * MiB, inputBytes * 4)
+  return buffered ? Math.min(256 * MiB, cap) : cap
+}
+
+export function streamFor(
+  options: JsonFormatOptions,
+  setup: { text: boolean; warnings: boolean; buffered: boolean; maxBytes: number; capacity: number },
+): JsonStream {
+  return createStreamState({
+    ...setup,
+    raw: !setup.text,
+    pretty: (options.mode ?? 'pretty') === 'pretty',
+    indent: options.indent ?? 2,
+    sortKeys: options.sort_keys ?? false,
+  })
+}
+
+export function warningsOf(st: JsonStream): JsonWarning[] | undefined {
+  if (!st.bom && st.duplicateCount === 0) return undefined
+  const warnings: JsonWarning[] = []
+  if (st.bom) {
+    const message = 'A leading byte order mark (U+FEFF) was dropped.'
+    warnings.push({ code: 'byte_order_mark', message, line: 1, column: 1, offset: 0 })
+  }
+  for (const { key, line, column, offset } of st.duplicates) {
+    const message = `Duplicate key ${JSON.stringify(key)} (kept).`
+    warnings.push({ code: 'duplicate_key', message, key, line, column, offset })
+  }
+  const more = st.duplicateCount - st.duplicates.length
+  if (more > 0) {
+    const { line, column, offset } = st.duplicates[st.duplicates.length - 1]!
+    const message = `${more} more duplicate keys are not listed.`
+    warnings.push({ code: 'more_duplicate_keys', message, line, column, offset })
+  }
+  return warnings
+}
+
+function formatOnce(bytes: Uint8Array, options: JsonFormatOptions, text: boolean): JsonStream {
+  const maxBytes = outputCap(bytes.length, true)
+  const expected = options.mode === 'minify' ? bytes.length : bytes.length * 2
+  const capacity = Math.min(maxBytes, expected)
+  const st = streamFor(options, { text, warnings: true, buffered: true, maxBytes, capacity })
+  feed(st, bytes)
+  finish(st)
+  return st
+}
+
+function resultOf(st: JsonStream): JsonFormatResult {
+  const output = printed(st.printer)
+  const result: JsonFormatResult = { output: output.toString('utf8'), bytes: output.length }
+  const warnings = warningsOf(st)
+  if (warnings) result.warnings = warnings
+  return result
+}
+
+// Lossless reformatting: the text is validated and tokenized, never parsed into JS values, so numbers,
+// escapes, key order and duplicate keys survive exactly. Offsets are in UTF-16 units of `input`.
+export function formatJson(params: JsonFormatInput): JsonFormatResult {
+  return resultOf(formatOnce(textToWtf8(params.input), params, true))
+}
+
+// The raw-body form: UTF-8 bytes in. Offsets stay in UTF-16 units of the decoded text, like the JSON
+// form, and errors add byte_offset into the body.
+export function formatJsonBytes(params: JsonFormatBytesInput): JsonFormatResult {
+  return resultOf(formatOnce(params.input, params, false))
+}

@@ -1,0 +1,75 @@
+import { AppError } from '../../errors.ts'
+import { decodeBinary, decodeHex, encodeBinary, encodeHex } from './bytes.ts'
+import { decodeJsonString, decodeJsString, encodeJsonString, encodeJsString } from './js-escapes.ts'
+import { decodeHtml, decodeXml, encodeHtml, encodeXml } from './markup.ts'
+import { decodePunycode, encodePunycode } from './punycode.ts'
+import { decodeQuotedPrintable, encodeQuotedPrintable } from './quoted-printable.ts'
+import { decodeUnicodeEscape, encodeUnicodeEscape } from './unicode-escape.ts'
+import { decodeUrl, decodeUrlForm, encodeUrl, encodeUrlForm } from './url.ts'
+
+export const TEXT_FORMATS = [
+  'url',
+  'url_form',
+  'html',
+  'xml',
+  'json_string',
+  'js_string',
+  'unicode_escape',
+  'hex',
+  'binary',
+  'punycode',
+  'quoted_printable',
+  'rot13',
+] as const
+export type TextFormat = (typeof TEXT_FORMATS)[number]
+
+export interface TextCodecInput {
+  input: string
+  format: TextFormat
+}
+
+export interface TextCodecResult {
+  output: string
+  format: TextFormat
+}
+
+// Works on UTF-16 units, so it is its own inverse and leaves everything but A-Z a-z untouched.
+function rot13(input: string): string {
+  return input.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= 'Z' ? 65 : 97
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base)
+  })
+}
+
+const CODECS: Record<TextFormat, { encode: (input: string) => string; decode: (input: string) => string }> = {
+  url: { encode: encodeUrl, decode: decodeUrl },
+  url_form: { encode: encodeUrlForm, decode: decodeUrlForm },
+  html: { encode: encodeHtml, decode: decodeHtml },
+  xml: { encode: encodeXml, decode: decodeXml },
+  json_string: { encode: encodeJsonString, decode: decodeJsonString },
+  js_string: { encode: encodeJsString, decode: decodeJsString },
+  unicode_escape: { encode: encodeUnicodeEscape, decode: decodeUnicodeEscape },
+  hex: { encode: encodeHex, decode: decodeHex },
+  binary: { encode: encodeBinary, decode: decodeBinary },
+  punycode: { encode: encodePunycode, decode: decodePunycode },
+  quoted_printable: { encode: encodeQuotedPrintable, decode: decodeQuotedPrintable },
+  rot13: { encode: rot13, decode: rot13 },
+}
+
+// Ops also run from job params, so the format is checked here too, never trusted as a property key.
+function codec(format: string) {
+  if (!Object.hasOwn(CODECS, format)) {
+    throw new AppError('ERR_VALIDATION', `Unknown text format "${format}"`, {
+      issues: [{ path: 'format', message: `expected one of ${TEXT_FORMATS.join(', ')}` }],
+    })
+  }
+  return CODECS[format as TextFormat]
+}
+
+export function textEncode(params: TextCodecInput): TextCodecResult {
+  return { output: codec(params.format).encode(params.input), format: params.format }
+}
+
+export function textDecode(params: TextCodecInput): TextCodecResult {
+  return { output: codec(params.format).decode(params.input), format: params.format }
+}
