@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { generate } from 'selfsigned'
-import { writeAtomic } from '../store/memory/persist.ts'
+import { writeAtomic } from '../lib/atomic-file.ts'
 
 export interface TlsMaterial {
   key: string

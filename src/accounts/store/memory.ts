@@ -1,6 +1,6 @@
 import { join } from 'node:path'
+import { readJsonIfExists, SnapshotWriter } from '../../lib/atomic-file.ts'
 import { randomBase62 } from '../../lib/ids.ts'
-import { readJsonIfExists, SnapshotWriter } from '../../store/memory/persist.ts'
 import { nextAttemptAt } from './backoff.ts'
 import type {
   AccountStore,

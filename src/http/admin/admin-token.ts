@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { readJsonIfExists, writeAtomic } from '../../store/memory/persist.ts'
+import { readJsonIfExists, writeAtomic } from '../../lib/atomic-file.ts'
 
 // ADMIN_TOKEN if set; otherwise one generated at first start and kept (mode 0600) under DATA_DIR,
 // so `npm run admin` on the same machine finds it.

@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
 import type { KeyVerifier } from '../../keys/verify.ts'
-import { rateLimitHeaders } from '../../limits/headers.ts'
 import { effectiveLimits, type PlanLimits, type PlanTable } from '../../limits/plans.ts'
 import { batchedChild } from '../../observability/batched-counter.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 import type { Store, Workspace } from '../../store/types.ts'
+import { limitCharger } from './charge-limits.ts'
+import { storeUnavailable } from './store-unavailable.ts'
 
 export interface AuthOptions {
   store: Store
@@ -21,17 +22,6 @@ function bearer(header: string | undefined): string | undefined {
   return m ? m[1] : ''
 }
 
-function unavailable(): AppError {
-  return new AppError(
-    'ERR_UNAVAILABLE',
-    'The key and limit store is unreachable; retry shortly.',
-    undefined,
-    {
-      'retry-after': '1',
-    },
-  )
-}
-
 // Too many invalid keys from this address (per gateway, see src/keys/invalid-key-limiter.ts).
 function invalidKeyThrottled(reply: FastifyReply, retryAfter: number): AppError {
   reply.header('retry-after', String(retryAfter))
@@ -41,9 +31,12 @@ function invalidKeyThrottled(reply: FastifyReply, retryAfter: number): AppError 
   })
 }
 
-// onRequest, before any body byte is read: key → scope → limits (one store call) → headers.
+// The `apiKey` access rule, run on the matched route before any body byte is read: the key (format,
+// checksum, cache, store) → its scope (family, address, paid-only) → the plan's limits; then
+// charge-limits.ts charges them in one store call.
 async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
   const { store, verifier, plans, metrics } = options
+  const charger = limitCharger(store, metrics)
   app.decorateRequest('auth', null)
   // keyed by the cached workspace object, which is replaced whenever the store says it changed
   const limitsOf = new WeakMap<Workspace, PlanLimits>()
@@ -62,7 +55,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     try {
       result = await verifier.verify(raw, request.ip)
     } catch {
-      throw unavailable()
+      throw storeUnavailable()
     }
     ;(result.cached ? cacheHit : cacheMiss).inc()
     if (!result.valid) {
@@ -90,49 +83,15 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     const binary = request.headers['content-type']?.startsWith('application/octet-stream') === true
     request.bodyLimit = binary ? limits.max_binary_bytes : limits.max_json_bytes
 
-    let decision: Awaited<ReturnType<Store['consume']>>
-    try {
-      decision = await store.consume({
-        workspaceId: workspace.id,
-        keyId: key.id,
-        keyRatePerSecond: limits.key_rate_per_second,
-        workspaceRatePerSecond: limits.workspace_rate_per_second,
-        monthlyQuota: limits.monthly_quota,
-        keyMonthlyQuota: key.monthly_quota,
-      })
-    } catch {
-      throw unavailable()
-    }
-    request.auth = { key, workspace, limits, decision }
-    const headers = rateLimitHeaders(decision)
-    reply.header('ratelimit-policy', headers.policy)
-    reply.header('ratelimit', headers.state)
-    if (!decision.allowed) {
-      const quota = decision.reason === 'quota' || decision.reason === 'key_quota'
-      metrics.limitRefusals.inc({ reason: quota ? 'quota' : 'rate', plan: workspace.plan })
-      reply.header('retry-after', String(decision.retryAfter))
-      throw new AppError(quota ? 'ERR_QUOTA_EXCEEDED' : 'ERR_RATE_LIMITED', undefined, {
-        policy: decision.reason,
-        retry_after_seconds: decision.retryAfter,
-      })
-    }
+    await charger.charge(request, reply, { key, workspace, limits })
   }
   app.access.provide('apiKey', {
     check: authenticate,
     validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
   })
 
-  // The gateway's own failures (any 5xx: overload, store unavailable, internal error) are not the
-  // customer's to pay for: give back what onRequest charged (docs/decisions.md). Off the success path.
-  app.addHook('onResponse', async function refundOwnFailure(request: FastifyRequest, reply: FastifyReply) {
-    const charge = request.auth?.decision?.charge
-    if (!charge || reply.statusCode < 500) return
-    try {
-      await store.refund(charge)
-      metrics.chargeRefunds.inc()
-    } catch (err) {
-      request.log.warn({ err, workspace_id: charge.workspaceId }, 'refund of a failed request failed')
-    }
+  app.addHook('onResponse', function refundOwnFailure(request, reply) {
+    return charger.refundOwnFailure(request, reply)
   })
 }
 

@@ -1,32 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
+import { mkdir, readdir, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
+import { readIfExists, writeAtomic } from '../../lib/atomic-file.ts'
 import type { JobMeta } from '../types.ts'
-
-// Write-then-rename with fsync: a crash leaves the old file or the new one, never half of one.
-async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`
-  const handle = await open(tmp, 'w', 0o600)
-  try {
-    await handle.writeFile(data)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  await rename(tmp, path).catch(async (err: unknown) => {
-    await unlink(tmp).catch(() => {})
-    throw err
-  })
-}
-
-async function readIfExists(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw err
-  }
-}
 
 // The embedded jobs on disk, three files per job under DATA_DIR/jobs: <id>.json (the record),
 // <id>.input (the submitted body, until the job finishes) and <id>.result (the data, as JSON text).
