@@ -39,9 +39,10 @@ class DeadlineBody extends Readable {
     })
     source.once('end', () => this.push(null))
     source.once('error', (err) => this.destroy(err))
-    // the client reset the stream: nothing more will come, and nobody is left to answer
+    // the client reset the stream: nothing more will come, and nobody is left to answer. Readers are told
+    // as they are for an HTTP/1.1 hang-up (ECONNRESET), so the request is logged as a client abort
     source.once('close', () => {
-      if (!source.readableEnded) this.destroy()
+      if (!source.readableEnded) this.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
     })
   }
 }

@@ -310,7 +310,7 @@ describe('console accounts and sessions', () => {
     await c.call('POST', '/console/api/workspaces', { name: 'W' })
     await c.call('POST', '/console/api/signout')
     const log = lines.join('')
-    expect(log).toContain('"route":"/console/api/signin"')
+    expect(log).toContain('"url":"/console/api/signin"')
     for (const secret of [
       PASSWORD,
       'wrong password 123',
