@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -78,11 +78,14 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
       DEFAULT_PLAN: 'business',
       ...env,
     },
-    /Try it:\n.*(https:\/\/127\.0\.0\.1:\d+)/,
+    // the whole banner (one write): the URL, then its lines up to the blank line that ends it
+    /listening on (https:\/\/127\.0\.0\.1:\d+)[\s\S]*metrics\/admin: .*\n(?:.+\n)*\n/,
   )
   const out = running.output()
-  const key = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(out)![1]!
-  const workspace = /workspace (ws_[0-9A-Za-z]+)/.exec(out)![1]!
+  // stdout is a pipe, so the first key is in DATA_DIR/first-start.txt, never in the output (docs/security.md)
+  const secrets = await readFile(join(dataDir, 'first-start.txt'), 'utf8')
+  const key = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(secrets)![1]!
+  const workspace = /workspace (ws_[0-9A-Za-z]+)/.exec(secrets)![1]!
   const adminUrl = /metrics\/admin: (http:\/\/\S+)\/metrics/.exec(out)![1]!
   const res = await fetch(`${adminUrl}/admin/workspaces/${workspace}`, {
     method: 'PATCH',
