@@ -5,6 +5,7 @@ import { buildAdminApp } from '../http/admin-app.ts'
 import { buildApp } from '../http/app.ts'
 import { loadTls, selfSignedCertPath } from '../http/tls.ts'
 import { bootstrapIfEmpty } from '../keys/bootstrap.ts'
+import { VERSION } from '../lib/version.ts'
 import { openRuntime } from '../runtime.ts'
 import { DataDirInUseError } from '../store/memory/data-dir-lock.ts'
 import { deliverFirstStartSecrets } from './first-start.ts'
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const base = `https://${hostForUrl(config.host)}:${apiPort}`
   const lines = [
     '',
-    `Anvil ${process.version} listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
+    `Anvil ${VERSION} (Node ${process.version}) listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
     `  docs:          ${base}/docs`,
     `  console:       ${base}/console`,
     `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,

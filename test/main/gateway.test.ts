@@ -43,7 +43,7 @@ describe('the server process', () => {
     let revokedKey = ''
     try {
       const out = server.output()
-      expect(out).toContain(`Anvil v24`)
+      expect(out).toContain(`Anvil 0.1.0 (Node v24`)
       // stdout is piped: the curl line with its key is in the first-start file the banner names
       expect(out).not.toMatch(/anvil_live_/)
       expect(server.firstStart).toMatch(
