@@ -61,3 +61,34 @@ export function h2Request(base: string, req: TlsRequest): Promise<RawResponse> {
     stream.end(req.body)
   })
 }
+
+// A POST whose body is declared (Content-Length) but never sent, over HTTPS/1.1: it is answered only when
+// the gateway refuses it at the door (a full pool, a body over the plan's limit) or admits it and then
+// times it out; the socket is dropped once the answer has arrived.
+export function declaredBodyOnly(
+  base: string,
+  req: { path: string; ca: string; key: string; length: number },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(`${base}${req.path}`, {
+      method: 'POST',
+      ca: req.ca,
+      agent: false,
+      headers: {
+        authorization: `Bearer ${req.key}`,
+        'content-type': 'application/json',
+        'content-length': String(req.length),
+      },
+    })
+    request.on('response', (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        request.destroy()
+        resolve(wrap(res.statusCode ?? 0, res.headers, Buffer.concat(chunks)))
+      })
+    })
+    request.on('error', reject)
+    request.flushHeaders()
+  })
+}

@@ -1,6 +1,6 @@
-import https from 'node:https'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
+import { declaredBodyOnly } from '../helpers/tls-client.ts'
 
 function where(res: { headers: Record<string, unknown> }): string | undefined {
   return /dispatch;desc="([^"]+)"/.exec(String(res.headers['server-timing']))?.[1]
@@ -61,38 +61,14 @@ describe('raw JSON bodies on the pool', () => {
   })
 
   // a request to the paid pool whose body is declared but never sent, over TLS: answers once admitted or refused
-  function declaredOnly(
-    length: number,
-  ): Promise<{ status: number; body: string; retry: unknown; connection: unknown }> {
-    return new Promise((resolve, reject) => {
-      const req = https.request(`${t.url}/v1/json/diff`, {
-        method: 'POST',
-        ca: t.tls!.cert,
-        agent: false,
-        headers: {
-          authorization: `Bearer ${t.key}`,
-          'content-type': 'application/json',
-          'content-length': String(length),
-        },
-      })
-      req.on('response', (r) => {
-        let body = ''
-        r.on('data', (c: Buffer) => {
-          body += c.toString()
-        })
-        r.on('end', () => {
-          req.destroy()
-          resolve({
-            status: r.statusCode ?? 0,
-            body,
-            retry: r.headers['retry-after'],
-            connection: r.headers.connection,
-          })
-        })
-      })
-      req.on('error', reject)
-      req.flushHeaders() // no body is ever sent
-    })
+  async function declaredOnly(length: number) {
+    const res = await declaredBodyOnly(t.url, { path: '/v1/json/diff', ca: t.tls!.cert, key: t.key, length })
+    return {
+      status: res.status,
+      body: res.body.toString('utf8'),
+      retry: res.headers['retry-after'],
+      connection: res.headers.connection,
+    }
   }
 
   function fillPaidPool() {

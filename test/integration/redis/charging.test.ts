@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import https from 'node:https'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { MemoryStore } from '../../../src/store/memory/memory-store.ts'
 import { RedisStore } from '../../../src/store/redis/redis-store.ts'
 import type { Store } from '../../../src/store/types.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { describeRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts'
-import { h1Request } from '../../helpers/tls-client.ts'
+import { declaredBodyOnly, h1Request } from '../../helpers/tls-client.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -26,32 +25,8 @@ describeRedis('charging: what the gateway itself refuses is never charged', () =
 
   // a request to the paid pool whose large body is declared but never sent: refused at the door when
   // the pool is full and POOL_ADMISSION_WAIT_MS is 0
-  function declaredOnly(app: TestApp, length: number): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      const req = https.request(`${app.url}/v1/json/diff`, {
-        method: 'POST',
-        ca: app.tls!.cert,
-        agent: false,
-        headers: {
-          authorization: `Bearer ${app.key}`,
-          'content-type': 'application/json',
-          'content-length': String(length),
-        },
-      })
-      req.on('response', (r) => {
-        let body = ''
-        r.on('data', (c: Buffer) => {
-          body += c.toString()
-        })
-        r.on('end', () => {
-          req.destroy()
-          resolve({ status: r.statusCode ?? 0, body })
-        })
-      })
-      req.on('error', reject)
-      req.flushHeaders()
-    })
-  }
+  const declaredOnly = (app: TestApp, length: number) =>
+    declaredBodyOnly(app.url, { path: '/v1/json/diff', ca: app.tls!.cert, key: app.key, length })
 
   for (const kind of ['memory', 'redis'] as const) {
     it(`${kind}: a 503 ERR_OVERLOADED leaves month usage and quota unchanged; 200 and 400 are charged`, async () => {
@@ -93,7 +68,7 @@ describeRedis('charging: what the gateway itself refuses is never charged', () =
         for (let i = 0; i < 3; i++) {
           const refused = await declaredOnly(app, 5_000_000)
           expect(refused.status).toBe(503)
-          expect(JSON.parse(refused.body).error.code).toBe('ERR_OVERLOADED')
+          expect(refused.json<{ error: { code: string } }>().error.code).toBe('ERR_OVERLOADED')
         }
       } finally {
         for (const r of held) admission.cancel(r)
