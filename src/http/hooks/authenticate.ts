@@ -90,8 +90,8 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
   })
 
-  app.addHook('onResponse', function refundOwnFailure(request, reply) {
-    return charger.refundOwnFailure(request, reply)
+  app.addHook('onResponse', function refundOwnFailure(request, reply, done) {
+    charger.refundOwnFailure(request, reply, done)
   })
 }
 

@@ -11,8 +11,9 @@ export interface LimitCharger {
   // RateLimit headers and throws the 429 refusal
   charge(request: FastifyRequest, reply: FastifyReply, who: Omit<AuthContext, 'decision'>): Promise<void>
   // onResponse: the gateway's own failures (any 5xx: overload, store unavailable, internal error) are not
-  // the customer's to pay for, so what charge() took is given back (docs/decisions.md). Off the success path.
-  refundOwnFailure(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  // the customer's to pay for, so what charge() took is given back (docs/decisions.md). Callback-style and
+  // synchronous on the success path (no promise per response); the store is called only for a 5xx.
+  refundOwnFailure(request: FastifyRequest, reply: FastifyReply, done: () => void): void
 }
 
 export function limitCharger(store: Store, metrics: Metrics): LimitCharger {
@@ -46,15 +47,19 @@ export function limitCharger(store: Store, metrics: Metrics): LimitCharger {
       }
     },
 
-    async refundOwnFailure(request, reply) {
+    refundOwnFailure(request, reply, done) {
       const charge = request.auth?.decision?.charge
-      if (!charge || reply.statusCode < 500) return
-      try {
-        await store.refund(charge)
-        metrics.chargeRefunds.inc()
-      } catch (err) {
-        request.log.warn({ err, workspace_id: charge.workspaceId }, 'refund of a failed request failed')
-      }
+      if (!charge || reply.statusCode < 500) return done()
+      store.refund(charge).then(
+        () => {
+          metrics.chargeRefunds.inc()
+          done()
+        },
+        (err: unknown) => {
+          request.log.warn({ err, workspace_id: charge.workspaceId }, 'refund of a failed request failed')
+          done()
+        },
+      )
     },
   }
 }
