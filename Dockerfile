@@ -13,10 +13,16 @@ ARG ANVIL_COMMIT=""
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     ANVIL_COMMIT=${ANVIL_COMMIT}
+# glibc raises its mmap threshold to the largest block freed (up to 32 MiB), after which a large body's
+# buffers come from the heap arenas and stay resident once freed; a fixed threshold gives them back to the
+# OS (docs/dispatch.md, "Threads and memory": measured with bench/diff-memory.ts)
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
+# the worked examples are the OpenAPI documents' examples (src/http/openapi/examples.ts)
+COPY docs/examples ./docs/examples
 # DATA_DIR holds the self-signed certificate (unless TLS_CERT_FILE/TLS_KEY_FILE are set) and, without
 # Redis, the embedded store: owned by the unprivileged user the process runs as
 RUN mkdir -p /data && chown node:node /data

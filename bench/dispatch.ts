@@ -63,8 +63,20 @@ export const dispatch: Scenario = {
     try {
       for (const c of CASES) {
         const reps = Math.max(20, Math.round(ROUNDS / Math.max(1, c.bytes / (16 * KiB))))
-        const inlineCtx = { workspaceId: 'ws_bench', limits, bytes: 0 }
-        const poolCtx = { workspaceId: 'ws_bench', limits, bytes: Number.MAX_SAFE_INTEGER }
+        // the decision forced each way (src/exec/decide.ts): the same op, inline and on the pool
+        const decided = {
+          op: c.op,
+          heavyCheck: false,
+          rawBody: false,
+          declaredBytes: c.bytes,
+          reservation: null,
+        }
+        const inlineCtx = {
+          workspaceId: 'ws_bench',
+          limits,
+          execution: { ...decided, mode: 'inline' as const },
+        }
+        const poolCtx = { workspaceId: 'ws_bench', limits, execution: { ...decided, mode: 'pool' as const } }
         await dispatcher.run(c.op, c.input, poolCtx)
         let t0 = performance.now()
         for (let i = 0; i < reps; i++) await dispatcher.run(c.op, c.input, inlineCtx)

@@ -40,7 +40,7 @@ function product(id: number): Product {
 
 // `count` products, and a version where 5% have a new price, a splice at 30% removes 1% and inserts
 // 0.5% new ones, and a block of 1% moves from 60% to 10%. Both sides are separately parsed JSON.
-function documents(count: number): { left: Product[]; right: Product[] } {
+export function documents(count: number): { left: Product[]; right: Product[] } {
   let state = 42
   const random = () => {
     state = (state * 1103515245 + 12345) % 2147483648
@@ -101,7 +101,12 @@ function inProcess() {
   return { ours: median(oursMs), both: median(bothMs), lcs: median(lcsMs) }
 }
 
-function post(url: string, key: string, ca: Buffer, body: string): Promise<{ status: number; text: string }> {
+export function post(
+  url: string,
+  key: string,
+  ca: Buffer,
+  body: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers = {
       authorization: `Bearer ${key}`,
@@ -119,7 +124,7 @@ function post(url: string, key: string, ca: Buffer, body: string): Promise<{ sta
   })
 }
 
-function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return Number(match![1]) * 1024
 }

@@ -1,24 +1,37 @@
+import { compression } from './compression.ts'
+import { diffMemoryScenario } from './diff-memory.ts'
 import { dispatch } from './dispatch.ts'
-import { isolation } from './isolation.ts'
+import { isolation, isolationStream } from './isolation.ts'
 import { jsonDiffScenario } from './json-diff.ts'
 import { jsonFormatScenario } from './json-format.ts'
 import { runInfo, writeReport } from './lib/report.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { type ScenarioOutcome, verdict } from './lib/verdict.ts'
+import { memoryScenario } from './memory.ts'
 import { rateLimitStacks } from './rate-limit-stacks.ts'
+import { redisDecision } from './redis-decision.ts'
 import { smallHash } from './small-hash.ts'
 import { smallHashRedis } from './small-hash-redis.ts'
+import { stall } from './stall.ts'
 import { streamScenario } from './stream.ts'
+import { tracingCost } from './tracing.ts'
 
 const SCENARIOS: Scenario[] = [
   smallHash,
   dispatch,
   isolation,
+  isolationStream,
   smallHashRedis,
+  redisDecision,
   rateLimitStacks,
   jsonDiffScenario,
   jsonFormatScenario,
   streamScenario,
+  compression,
+  tracingCost,
+  diffMemoryScenario,
+  memoryScenario,
+  stall,
 ]
 
 // `npm run bench [-- name ...]`: runs the scenarios one after another (never in parallel: they share

@@ -11,8 +11,12 @@ import { alternate, Target } from './small-hash-redis.ts'
 // this machine, and CPU per request (from /proc) shows the gateway's own cost beside it.
 export const smallHash: Scenario = {
   name: 'small-hash',
-  title: 'Small sha256 through the gateway vs bare Fastify TLS (embedded store)',
-  target: { ratio: 0.9, text: 'gateway ≥ 0.9× bare Fastify req/s' },
+  title: 'Small sha256 through the gateway vs bare Fastify TLS (embedded store, Node CPU per request)',
+  // issue 18: restated from req/s (which the load generator sharing two cores bounds) to CPU per request
+  target: {
+    ratio: 1 / 1.35,
+    text: 'gateway Node CPU per request ≤ 1.35× bare Fastify TLS (ratio = bare ÷ gateway CPU ≥ 0.741)',
+  },
   async run() {
     const gateway = await startGateway({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
     const dataDir = /data dir:\s+(\S+)/.exec(gateway.output())![1]!
@@ -29,21 +33,34 @@ export const smallHash: Scenario = {
       new Target('bare Fastify TLS', bare.url, json, [bare.child.pid]),
       new Target('floor: bare + key lookup + contract headers', floor.url, withKey, [floor.child.pid]),
       new Target('Anvil gateway', gateway.url, withKey, [gateway.child.pid]),
+      // the cost of compression on a small answer: negotiated, below the threshold, sent as is
+      new Target(
+        'Anvil gateway, Accept-Encoding: br, gzip',
+        gateway.url,
+        { ...withKey, 'accept-encoding': 'br, gzip' },
+        [gateway.child.pid],
+      ),
     ]
     try {
       await alternate(targets, JSON.stringify({ input: 'hello world' }))
     } finally {
       await Promise.all([gateway.stop(), bare.stop(), floor.stop()])
     }
-    const [b, f, g] = targets as [Target, Target, Target]
+    const [b, f, g, c] = targets as [Target, Target, Target, Target]
     return {
       rows: [
         ...b.rows(['server']),
         ...f.rows(['server']),
-        { label: '  floor ÷ bare', value: median(f.rps) / median(b.rps), unit: '×' },
         ...g.rows(['server']),
+        { label: 'gateway ÷ bare, Node CPU', value: g.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
+        { label: 'floor ÷ bare, Node CPU', value: f.cpu() / b.cpu(), unit: '×' },
+        { label: 'gateway ÷ floor, Node CPU', value: g.cpu() / f.cpu(), unit: '×' },
+        { label: 'gateway ÷ bare, req/s', value: median(g.rps) / median(b.rps), unit: '×' },
+        { label: 'floor ÷ bare, req/s', value: median(f.rps) / median(b.rps), unit: '×' },
+        ...c.rows(['server']),
+        { label: '  Accept-Encoding ÷ without', value: median(c.rps) / median(g.rps), unit: '×' },
       ],
-      ratio: median(g.rps) / median(b.rps),
+      ratio: b.cpu() / g.cpu(),
     }
   },
 }

@@ -5,6 +5,7 @@ import { parseCidr } from './lib/cidr.ts'
 import { hostAllowlist } from './lib/host-allowlist.ts'
 import { type AllowedOrigins, allowedOriginsSchema } from './lib/origins.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
+import { type TracingConfig, tracingConfig, tracingEnvSchema } from './observability/tracing/settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().min(1)
@@ -48,6 +49,12 @@ const trustProxy = z
   })
 
 const cores = availableParallelism()
+
+// Default pool sizes: free min(cores/2, 4), paid min(cores, 8), at least 1 each. Past 8 paid threads a
+// gateway does more by being one of several processes (more event loops) than by more threads behind one.
+export function defaultThreads(tier: 'free' | 'paid', cores: number): number {
+  return tier === 'free' ? Math.max(1, Math.min(Math.floor(cores / 2), 4)) : Math.max(1, Math.min(cores, 8))
+}
 
 function validAllowlist(hosts: string[]): boolean {
   try {
@@ -111,8 +118,10 @@ export const envSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     TRUST_PROXY: trustProxy.default(false),
     BOOTSTRAP: bool.default(true),
-    POOL_FREE_THREADS: positiveInt.default(Math.max(1, Math.floor(cores / 2))),
-    POOL_PAID_THREADS: positiveInt.default(Math.max(1, cores)),
+    // capped so a many-core machine does not start dozens of warm threads (each holds ~20-30 MiB at rest;
+    // cores + cores/2 was ~1.2 GB idle on 16 cores): docs/dispatch.md, "Threads and memory"
+    POOL_FREE_THREADS: positiveInt.default(defaultThreads('free', cores)),
+    POOL_PAID_THREADS: positiveInt.default(defaultThreads('paid', cores)),
     POOL_FREE_QUEUE: positiveInt.optional(),
     POOL_PAID_QUEUE: positiveInt.optional(),
     POOL_WARM: bool.default(true),
@@ -129,10 +138,14 @@ export const envSchema = z
     JOBS_STALLED_INTERVAL_MS: positiveInt.default(30_000),
     JOBS_WORKER_METRICS_PORT: port.default(9465),
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    // Idempotency-Key records: how long a create's response is replayed (src/http/hooks/idempotency.ts)
+    IDEMPOTENCY_TTL_SECONDS: positiveInt.default(86_400),
     // developer console (src/http/console/)
     CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
     // browsers allowed to call /v1 cross-origin (src/http/hooks/cors.ts)
     CORS_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
+    // OpenTelemetry tracing (src/observability/tracing/, docs/operations.md#tracing)
+    ...tracingEnvSchema,
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
@@ -176,8 +189,12 @@ export interface Config {
   bootstrap: boolean
   // origins whose pages may call /v1 from a browser; "*" any (never with credentials); empty: none
   corsAllowedOrigins: AllowedOrigins
+  // how long a response kept under an Idempotency-Key is replayed
+  idempotencyTtlSeconds: number
   pools: PoolsConfig
   jobs: JobsConfig
+  // OTLP trace export; undefined: tracing off (no OpenTelemetry module is loaded)
+  tracing: TracingConfig | undefined
 }
 
 export interface JobsConfig {
@@ -259,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     bootstrap: e.BOOTSTRAP,
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
+    idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
     pools: {
       warm: e.POOL_WARM,
       admissionWaitMs: e.POOL_ADMISSION_WAIT_MS,
@@ -286,5 +304,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerMetricsPort: e.JOBS_WORKER_METRICS_PORT,
       workerMetricsHost: e.JOBS_WORKER_METRICS_HOST,
     },
+    tracing: tracingConfig(e),
   }
 }

@@ -63,6 +63,16 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'That already exists.',
   },
+  ERR_IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    type: 'invalid_request',
+    message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+  },
+  ERR_IDEMPOTENCY_MISMATCH: {
+    status: 422,
+    type: 'invalid_request',
+    message: 'This Idempotency-Key was used with a different request.',
+  },
   ERR_REQUEST_TIMEOUT: {
     status: 408,
     type: 'invalid_request',

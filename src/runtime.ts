@@ -6,15 +6,19 @@ import type { Config } from './config.ts'
 import { createDispatcher, type Dispatcher } from './exec/dispatch.ts'
 import { openPools } from './exec/open.ts'
 import type { PoolSet } from './exec/pools.ts'
+import { createStreamRunner, type StreamRunner } from './exec/stream-run.ts'
 import { openJobs } from './jobs/open.ts'
 import type { JobService } from './jobs/service.ts'
 import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
 import { KeyVerifier } from './keys/verify.ts'
+import { VERSION } from './lib/version.ts'
 import { sourceCommit } from './observability/build-info.ts'
 import { type LogSink, openLogSink } from './observability/logger.ts'
 import { createMetrics, type Metrics } from './observability/metrics.ts'
 import { registerRedisUp } from './observability/redis-metrics.ts'
-import { openStore } from './store/open.ts'
+import { openTracing } from './observability/tracing/open.ts'
+import type { Tracing } from './observability/tracing/types.ts'
+import { openStore, redisTarget } from './store/open.ts'
 import type { Store } from './store/types.ts'
 
 // client addresses the invalid-key limiter tracks at once (least recently seen forgotten first): ~10 MB
@@ -29,14 +33,20 @@ export interface Runtime {
   logSink: LogSink
   pools: PoolSet
   dispatcher: Dispatcher
+  // raw bodies streamed chunk by chunk to a thread of the plan's pool (nothing to close: its tasks are
+  // the pools')
+  streams: StreamRunner
   // async jobs: queued on Redis for job workers, or run here (src/jobs/)
   jobs: JobService
   // the console's accounts and sessions (Redis when configured, like the store), and the API keys'
   // "last used" times the gateway records into it
   accounts: AccountStore
   keyActivity: KeyActivity
+  // OpenTelemetry tracing, when an OTLP endpoint is configured (the store, dispatcher and jobs above are
+  // then its traced decorators; src/http/hooks/trace.ts opens a span per request)
+  tracing: Tracing | undefined
   clock: () => number
-  // /readyz: the store and the account store answer
+  // /readyz: the store and the account store answer, and the pools' boot threads are warm
   ready(): Promise<boolean>
   close(): Promise<void>
 }
@@ -51,14 +61,23 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   const logSink = openLogSink()
   const storeLog = pino({ level: config.logLevel, base: { component: 'store' } }, logSink.stream)
   const metrics = createMetrics({ commit: sourceCommit(config.commit) })
+  // first, so that everything opened after it can be traced; undefined (and never imported) when off
+  const tracingLog =
+    config.tracing && pino({ level: config.logLevel, base: { component: 'tracing' } }, logSink.stream)
+  const tracing = await openTracing(config.tracing, 'anvil-gateway', VERSION, (level, message, detail) =>
+    tracingLog?.[level](detail, message),
+  )
   // a Redis store keeps Redis TIME as the limiter's clock unless a test injects one
-  const store =
+  const untracedStore =
     overrides.store ??
     (await openStore(config, {
       ...(overrides.clock ? { clock: overrides.clock } : {}),
       log: (level, message, detail) => storeLog[level](detail, message),
       observer: metrics.redis,
     }))
+  const store = tracing
+    ? tracing.traceStore(untracedStore, redisTarget(config) ? 'redis' : 'embedded')
+    : untracedStore
   registerRedisUp(metrics.registry, store)
   const verifier = new KeyVerifier(store, {
     cacheSize: config.keyCache.size,
@@ -69,14 +88,18 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     clock,
   })
   const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry)
-  const dispatcher = createDispatcher(pools, poolMetrics)
+  const untracedDispatcher = createDispatcher(pools, poolMetrics)
+  const dispatcher = tracing ? tracing.traceDispatcher(untracedDispatcher) : untracedDispatcher
+  const streams = createStreamRunner(pools, poolMetrics, { admissionWaitMs: config.pools.admissionWaitMs })
   const jobsLog = pino({ level: config.logLevel, base: { component: 'jobs' } }, logSink.stream)
-  const jobs = await openJobs(config, {
+  const untracedJobs = await openJobs(config, {
     pools,
     registry: metrics.registry,
     clock,
     log: (message, detail) => jobsLog.warn(detail, message),
+    ...(tracing ? { traceCarrier: () => tracing.carrier() } : {}),
   })
+  const jobs = tracing ? tracing.traceJobs(untracedJobs) : untracedJobs
   const accounts = await openAccountStore(config, { clock, observer: metrics.redis })
   const keyActivity = new KeyActivity(accounts)
   return {
@@ -87,13 +110,15 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     logSink,
     pools,
     dispatcher,
+    streams,
     jobs,
     accounts,
     keyActivity,
+    tracing,
     clock,
     async ready() {
       const [storeReady, accountsReady] = await Promise.all([store.ready(), accounts.ready()])
-      return storeReady && accountsReady
+      return storeReady && accountsReady && pools.warm()
     },
     async close() {
       verifier.close()
@@ -102,6 +127,8 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
       await jobs.close()
       await pools.close()
       await store.close()
+      // last: the spans of everything closed above are exported before it stops
+      await tracing?.shutdown()
       logSink.flush()
     },
   }

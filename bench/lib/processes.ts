@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -62,13 +63,16 @@ export interface Gateway extends Running {
   adminToken: string
 }
 
-// The real gateway (`npm start`'s entry) on a scratch DATA_DIR, its first workspace's limits raised
-// so the benchmark measures the gateway's work, not its refusals.
-export async function startGateway(env: Record<string, string> = {}): Promise<Gateway> {
+// The real gateway (`npm start`'s entry, or `script`: another commit's) on a scratch DATA_DIR, its first
+// workspace's limits raised so the benchmark measures the gateway's work, not its refusals.
+export async function startGateway(
+  env: Record<string, string> = {},
+  script = 'src/main/gateway.ts',
+): Promise<Gateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'))
   const adminToken = 'bench-admin-token-0123456789'
   const running = await startNode(
-    'src/main/gateway.ts',
+    script,
     {
       DATA_DIR: dataDir,
       PORT: '0',
@@ -109,4 +113,23 @@ export async function startGateway(env: Record<string, string> = {}): Promise<Ga
       await rm(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+// Waits until the gateway's /readyz answers 200: the store is up and every warm pool thread has loaded
+// and warmed its ops (src/exec/thread-warmup.ts).
+export async function waitReady(url: string, ca: Buffer | string): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const status = await new Promise<number>((resolve) => {
+      request(`${url}/readyz`, { ca }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+        .on('error', () => resolve(0))
+        .end()
+    })
+    if (status === 200) return
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error('the gateway did not become ready within 60 s')
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { arch, cpus, platform, release } from 'node:os'
+import { arch, cpus, loadavg, platform, release } from 'node:os'
 import { join } from 'node:path'
 import { ratioChart } from './chart.ts'
 import { type ScenarioOutcome, verdict } from './verdict.ts'
@@ -14,6 +14,8 @@ export interface RunInfo {
   machine: string
   commit: string
   settings: string
+  // load averages (1, 5, 15 min) when the run ended, and the cores: whether other work shared the machine
+  load?: { averages: number[]; cores: number }
   // some scenarios were asked for by name, the others did not run
   partial: boolean
 }
@@ -35,6 +37,7 @@ export function runInfo(startedAt: Date, partial: boolean): RunInfo {
     machine: `${cores[0]?.model.trim() ?? 'unknown CPU'} × ${cores.length}, ${platform()} ${release()} ${arch()}`,
     commit,
     settings: `BENCH_ROUNDS=${process.env.BENCH_ROUNDS ?? 3} BENCH_SECONDS=${process.env.BENCH_SECONDS ?? 5}`,
+    load: { averages: loadavg(), cores: cores.length },
     partial,
   }
 }
@@ -46,11 +49,23 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 }
 
+function loadLine(load: NonNullable<RunInfo['load']>): string {
+  const averages = load.averages.map((n) => n.toFixed(1)).join(' / ')
+  const busy = (load.averages[2] ?? 0) > load.cores * 0.75
+  return (
+    `Load average (1 / 5 / 15 min) at the end of the run: ${averages} on ${load.cores} cores` +
+    (busy
+      ? ': the machine was loaded by other work, so req/s and, less so, CPU per request are inflated.'
+      : '.')
+  )
+}
+
 export function reportMarkdown(outcomes: ScenarioOutcome[], info: RunInfo): string {
   const lines = [
     '# Anvil benchmark report',
     '',
     `Run ${info.startedAt} (${info.seconds} s), commit ${info.commit}, Node ${info.node}, ${info.machine}, ${info.settings}.`,
+    ...(info.load ? ['', loadLine(info.load)] : []),
     ...(info.partial ? ['', 'Partial run: only the scenarios named on the command line.'] : []),
     '',
     'Each scenario runs Anvil and its baseline in the same run on the same machine, alternating rounds, and',

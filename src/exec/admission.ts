@@ -14,6 +14,8 @@
 //   a workspace with one request is not starved by another's long line;
 // - a newcomer never jumps a line it may join: it takes a free place at once only when no waiter could.
 
+import { FairTurns } from './fair-turns.ts'
+
 export interface Reservation {
   state: 'waiting' | 'reserved' | 'running' | 'cancelled'
   workspaceId: string
@@ -38,14 +40,18 @@ export class PoolAdmission {
   readonly capacity: number
   // most places one workspace may hold for bodies still arriving
   readonly bodyShare: number
+  // of the tasks in flight, which go to the pool's threads next: at most `threads` at once, round-robin
+  // across workspaces (fair-turns.ts)
+  readonly turns: FairTurns
   #inFlight = 0
   #reserved = 0
   #waiting = 0
   #seq = 0
   #tenants = new Map<string, Tenant>()
 
-  constructor(capacity: number) {
+  constructor(capacity: number, threads = capacity) {
     this.capacity = capacity
+    this.turns = new FairTurns(threads)
     this.bodyShare = Math.max(1, Math.floor(capacity / 2))
   }
 

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import { cross, zeroCounter } from '../observability/zero.ts'
-import { OPERATIONS } from '../ops/registry.ts'
+import { hasPoolPath, OPERATIONS } from '../ops/registry.ts'
 import type { NamedPool } from './pools.ts'
 
 export interface PoolMetrics {
@@ -33,11 +33,11 @@ export function createPoolMetrics(registry: Registry, pools: () => NamedPool[]):
   })
   new Gauge({
     name: 'anvil_pool_queue_depth',
-    help: 'Tasks waiting for a thread',
+    help: 'Tasks waiting for a thread (in their workspace lines, src/exec/fair-turns.ts, and in Piscina)',
     labelNames: ['pool'],
     registers: [registry],
     collect() {
-      for (const p of pools()) this.set({ pool: p.name }, p.piscina.queueSize)
+      for (const p of pools()) this.set({ pool: p.name }, p.admission.turns.waiting + p.piscina.queueSize)
     },
   })
   new Gauge({
@@ -111,9 +111,7 @@ export function createPoolMetrics(registry: Registry, pools: () => NamedPool[]):
   }
   const names = pools().map((p) => p.name)
   // operations that can reach a pool: a body past their threshold, or heavy whatever the size
-  const pooled = (Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[]).filter(
-    (op) => Number.isFinite(OPERATIONS[op].poolAbove) || 'heavy' in OPERATIONS[op],
-  )
+  const pooled = (Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[]).filter(hasPoolPath)
   zeroCounter(metrics.outcomes, cross({ pool: names, op: pooled, outcome: POOL_OUTCOMES }))
   zeroCounter(metrics.restarts, cross({ pool: names }))
   zeroCounter(metrics.busy, cross({ pool: names }))

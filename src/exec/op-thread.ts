@@ -1,37 +1,73 @@
 import { performance } from 'node:perf_hooks'
-import { workerData } from 'piscina'
+import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { isAppError } from '../errors.ts'
-import { parseAndValidate } from '../lib/raw-json.ts'
+import { okEnvelopeBytes, parseAndValidate } from '../lib/raw-json.ts'
 import { parseJsonExact } from '../ops/json/number.ts'
-import { exactNumbers, isOpName, OPERATIONS } from '../ops/registry.ts'
+import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../ops/registry.ts'
 import { markStarted } from './start-board.ts'
-import type { OpTask, OpTaskResult } from './task-types.ts'
+import { runStreamTask } from './stream-thread.ts'
+import { isStreamTask } from './stream-types.ts'
+import type { StreamTask, StreamTaskResult, Task, TaskReply } from './task-types.ts'
+import { afterTask } from './thread-memory.ts'
 import { idleSchedulingForThisThread } from './thread-policy.ts'
+import { prepareThread, type WarmUpData } from './thread-warmup.ts'
 
 // the pool asks for it (free tier): this thread yields the CPU to everything else the moment it is wanted
 if ((workerData as { idle?: boolean } | undefined)?.idle) idleSchedulingForThisThread()
+// a pool started warm: load and warm every hot op before the first task (src/exec/thread-warmup.ts)
+await prepareThread(workerData as WarmUpData | undefined)
 
-// Piscina entry: a pure function of a plain object. Expected failures come back as values (AppError does
-// not survive the thread boundary); anything else is a bug and rejects.
-export default async function runOperation(task: OpTask): Promise<OpTaskResult> {
+function spec(op: string): OpSpec {
+  if (!isOpName(op)) throw new Error(`unknown operation ${op}`)
+  return OPERATIONS[op] as OpSpec
+}
+
+// What a task does, by kind; `json` replies are JSON text the gateway sends without touching it.
+async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes?: Uint8Array }> {
+  switch (task.kind) {
+    case 'op': {
+      const value = await spec(task.op).run(task.input)
+      return task.json ? { json: JSON.stringify(value) } : { value }
+    }
+    case 'raw': {
+      const op = spec(task.op)
+      if (!op.body) throw new Error(`${task.op} takes no raw body`)
+      const parse = exactNumbers(task.op) ? parseJsonExact : JSON.parse
+      const value = await op.run(parseAndValidate(task.raw, op.body, parse))
+      return { bytes: okEnvelopeBytes(JSON.stringify(value)) }
+    }
+    // loaded on a thread's first job task: a thread that only serves requests boots without it
+    case 'job.prepare':
+      return { value: (await import('../jobs/task.ts')).prepareBody(task.raw) }
+    case 'job.run':
+      return { json: await (await import('../jobs/task.ts')).runBody(task.raw, task.maxResultBytes) }
+  }
+}
+
+// A reply whose bytes move to the main thread instead of being copied there: a copy of a large answer
+// (17 MB for a 4 MiB url.build body) would be the event loop's to make.
+function transferred(reply: TaskReply, bytes: Uint8Array): TaskReply {
+  return move({ [transferableSymbol]: bytes.buffer, [valueSymbol]: reply }) as unknown as TaskReply
+}
+
+// The one Piscina entry, for requests and jobs alike: a pure function of a plain object. It notes on the
+// pool's start board when it picked the task up (the compute budget counts from there). Expected failures
+// come back as values (AppError does not survive the thread boundary); anything else is a bug and rejects.
+export default async function runTask(task: Task | StreamTask): Promise<TaskReply | StreamTaskResult> {
   const startedAt = performance.timeOrigin + performance.now()
   const board = (workerData as { starts?: SharedArrayBuffer } | undefined)?.starts
   if (board && task.slot !== undefined) markStarted(board, task.slot, startedAt)
+  if (isStreamTask(task)) return runStreamTask(task, startedAt)
   const elapsed = () => performance.timeOrigin + performance.now() - startedAt
-  if (!isOpName(task.op)) throw new Error(`unknown operation ${task.op}`)
-  const spec = OPERATIONS[task.op]
   try {
-    if (task.raw) {
-      if (!('body' in spec) || !spec.body) throw new Error(`${task.op} takes no raw body`)
-      const parse = exactNumbers(task.op) ? parseJsonExact : JSON.parse
-      const value = await spec.run(parseAndValidate(task.raw, spec.body, parse) as never)
-      return { ok: true, value: JSON.stringify(value), startedAt, runMs: elapsed() }
-    }
-    const value = await spec.run(task.input as never)
-    return { ok: true, value, startedAt, runMs: elapsed() }
+    const reply: TaskReply = { ok: true, ...(await work(task)), startedAt, runMs: elapsed() }
+    return reply.bytes ? transferred(reply, reply.bytes) : reply
   } catch (err) {
     if (!isAppError(err)) throw err
     const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
     return { ok: false, error, startedAt, runMs: elapsed() }
+  } finally {
+    // a large task's heap is given back once the thread is idle (src/exec/thread-memory.ts)
+    afterTask(elapsed())
   }
 }

@@ -10,10 +10,14 @@ export interface NamedPool {
   admission: PoolAdmission
   // when each of its tasks started running, shared with its threads (compute budgets count from there)
   starts: StartBoard
+  // whether every thread started at boot has loaded and warmed its ops (src/exec/thread-warmup.ts)
+  warm(): boolean
 }
 
 export interface PoolSet {
   all(): NamedPool[]
+  // every pool's boot threads are warm (always true when threads start on first use): /readyz waits on it
+  warm(): boolean
   // the pool a workspace's work runs on: its dedicated pool, else its plan tier's
   pick(workspaceId: string, tier: 'free' | 'paid'): NamedPool
   close(): Promise<void>
@@ -27,24 +31,49 @@ const WORKER = new URL('./op-thread.ts', import.meta.url).href
 // wants and yield the moment the event loop or a paid thread needs the core.
 const NICE = { free: 10, paid: 5 } as const
 
+// A runaway operation kills its own thread, never the process (old generation: the plan tier's memory).
+// The young generation is capped at 32 MiB (it was 64): what a thread keeps committed after a burst of
+// allocation is bounded by it, and the 100k-item diff of bench/diff-memory.ts still runs within budget.
+function threadLimits(memoryMb: number) {
+  return { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 }
+}
+
 function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
   const capacity = config.threads + config.queue
   const starts = new StartBoard(capacity)
+  // each thread adds one here once its ops are loaded and warm (a replacement thread adds again: the count
+  // only says the boot threads got there, and a replaced thread does not make the gateway unready)
+  const warmed = new Int32Array(new SharedArrayBuffer(4))
   const piscina = new Piscina({
     filename: WORKER,
+    // warm: every thread exists from boot and warms up before /readyz says ready (issue 14)
     minThreads: warm ? config.threads : 0,
     maxThreads: config.threads,
     maxQueue: config.queue,
     idleTimeout: 60_000,
-    // a runaway operation kills its own thread, never the process
-    resourceLimits: { maxOldGenerationSizeMb: config.memoryMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 8 },
-    workerData: { pool: name, starts: starts.buffer, idle: name === 'free' },
+    // 'async': an idle thread waits with Atomics.waitAsync, so its event loop runs and it can collect
+    // its garbage between tasks ('sync' blocks the thread's loop while it waits for work)
+    atomics: 'async',
+    resourceLimits: threadLimits(config.memoryMb),
+    workerData: {
+      pool: name,
+      starts: starts.buffer,
+      idle: name === 'free',
+      warmUp: warm,
+      warmed: warmed.buffer,
+    },
     closeTimeout: 5_000,
     niceIncrement: nice,
   })
   // a worker that dies between tasks surfaces here; the task-level error is handled by the dispatcher
   piscina.on('error', () => {})
-  return { name, piscina, admission: new PoolAdmission(capacity), starts }
+  return {
+    name,
+    piscina,
+    admission: new PoolAdmission(capacity, config.threads),
+    starts,
+    warm: () => !warm || Atomics.load(warmed, 0) >= config.threads,
+  }
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
@@ -61,6 +90,7 @@ export function createPools(config: PoolsConfig): PoolSet {
   const all = [free, paid, ...dedicated.values()]
   return {
     all: () => all,
+    warm: () => all.every((p) => p.warm()),
     pick(workspaceId, tier) {
       return dedicated.get(workspaceId) ?? (tier === 'free' ? free : paid)
     },

@@ -1,21 +1,32 @@
-// What crosses the thread boundary to and from the op thread (src/exec/op-thread.ts), in a module of its own so the
-// dispatcher takes these types without importing the thread entry (which imports the start board).
+// The one worker protocol: what crosses the thread boundary to and from the pool thread
+// (src/exec/op-thread.ts), for synchronous requests and jobs alike. In a module of its own so the submitters
+// take these types without importing the thread entry (which imports the start board).
 
-// input: plain data to run the op on; raw: the request body's JSON bytes, to be parsed, validated against
-// the op's body schema and answered as JSON text (see src/lib/raw-json.ts)
-export interface OpTask {
-  op: string
-  input?: unknown
-  raw?: Uint8Array
-  // this task's slot on the pool's start board (src/exec/start-board.ts)
-  slot?: number
+// op: run the op on plain data; answered as the value, or as its JSON text when `json` is set
+// raw: the request body's JSON bytes, parsed, validated against the op's body schema, run, answered as the
+//      whole success envelope in UTF-8 bytes, transferred (see src/lib/raw-json.ts)
+// job.prepare: a submitted job body's bytes, parsed and validated (src/jobs/task.ts): answers the operation
+// job.run: a job's body, run: answers the result's JSON text, refused past maxResultBytes
+export type Task =
+  | { kind: 'op'; op: string; input: unknown; json?: boolean; slot?: number }
+  | { kind: 'raw'; op: string; raw: Uint8Array; slot?: number }
+  | { kind: 'job.prepare'; raw: Uint8Array; slot?: number }
+  | { kind: 'job.run'; raw: Uint8Array; maxResultBytes: number; slot?: number }
+
+export type TaskKind = Task['kind']
+
+export interface TaskError {
+  code: string
+  message: string
+  details?: unknown
 }
 
-export type OpTaskResult =
-  | { ok: true; value: unknown; startedAt: number; runMs: number }
-  | {
-      ok: false
-      error: { code: string; message: string; details?: unknown }
-      startedAt: number
-      runMs: number
-    }
+// value: plain data (op without json, job.prepare); json: JSON text to send as is (op with json, job.run);
+// bytes: the response body to send as is (raw)
+export type TaskReply =
+  | { ok: true; value?: unknown; json?: string; bytes?: Uint8Array; startedAt: number; runMs: number }
+  | { ok: false; error: TaskError; startedAt: number; runMs: number }
+
+// A raw body streamed to a thread chunk by chunk over a MessagePort of its own (kind 'stream':
+// src/exec/stream-run.ts on the main thread, stream-thread.ts on the pool thread).
+export type { StreamTask, StreamTaskResult } from './stream-types.ts'

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { loggerOptions } from '../observability/logger.ts'
 import type { Runtime } from '../runtime.ts'
 import { adminKeyRoutes } from './admin/keys.ts'
+import { adminOpenApi } from './admin/openapi.ts'
 import { adminWorkspaceRoutes } from './admin/workspaces.ts'
 import { bodyParsers } from './body/parsers.ts'
 import { connectionTimeouts } from './connection-timeouts.ts'
@@ -10,7 +11,9 @@ import { accessControl } from './hooks/access.ts'
 import { adminAuth } from './hooks/admin-auth.ts'
 import { adminHost } from './hooks/admin-host.ts'
 import { cors } from './hooks/cors.ts'
+import { idempotency } from './hooks/idempotency.ts'
 import { genReqId, requestContext } from './hooks/request-context.ts'
+import { collectRoutes } from './openapi/collector.ts'
 import { zodCompiler } from './zod-compiler.ts'
 import './fastify-augment.ts'
 
@@ -31,6 +34,7 @@ export async function buildAdminApp(
   // the same keep-alive, headers and request deadlines as the public listener (Fastify's own default
   // requestTimeout is none)
   Object.assign(app.server, connectionTimeouts(runtime.config))
+  const routes = collectRoutes(app)
   await app.register(requestContext)
   // first of all: a request naming a foreign Host goes no further (DNS rebinding)
   await app.register(adminHost, { allowed: runtime.config.adminAllowedHosts })
@@ -41,6 +45,10 @@ export async function buildAdminApp(
   await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
   await app.register(accessControl)
   await app.register(adminAuth, { token: options.adminToken })
+  await app.register(idempotency, {
+    store: runtime.store,
+    ttlSeconds: runtime.config.idempotencyTtlSeconds,
+  })
 
   // Prometheus scrapes without a token: the listener is internal and its Host is checked
   app.get('/metrics', { config: { security: 'none' } }, async function metrics(_request, reply) {
@@ -50,5 +58,6 @@ export async function buildAdminApp(
   const adminOptions = { store: runtime.store, plans: runtime.config.plans, clock: runtime.clock }
   await app.register(adminWorkspaceRoutes, adminOptions)
   await app.register(adminKeyRoutes, adminOptions)
+  await app.register(adminOpenApi, { routes })
   return app
 }

@@ -4,6 +4,7 @@ import { VERSION } from '../lib/version.ts'
 import { lazyChildLogger, loggerOptions } from '../observability/logger.ts'
 import type { Runtime } from '../runtime.ts'
 import { bodyParsers } from './body/parsers.ts'
+import { compression } from './compression.ts'
 import { connectionTimeouts } from './connection-timeouts.ts'
 import { consoleRoutes } from './console/plugin.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-handler.ts'
@@ -11,9 +12,11 @@ import { accessControl } from './hooks/access.ts'
 import { auth } from './hooks/authenticate.ts'
 import { bodyDeadline } from './hooks/body-deadline.ts'
 import { cors } from './hooks/cors.ts'
+import { idempotency } from './hooks/idempotency.ts'
 import { keyActivityHook } from './hooks/key-activity.ts'
 import { metricsHooks } from './hooks/record.ts'
 import { genReqId, requestContext } from './hooks/request-context.ts'
+import { traceRequests } from './hooks/trace.ts'
 import { metaRoutes } from './meta.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { v1Routes } from './v1/index.ts'
@@ -63,13 +66,18 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   if (options.tls) Object.assign(app.server, connectionTimeouts(config))
 
   app.decorate('dispatcher', runtime.dispatcher)
+  app.decorate('streams', runtime.streams)
   app.decorate('jobs', runtime.jobs)
   const routes = collectRoutes(app)
   await app.register(requestContext)
+  // only when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT): off, no hook is registered at all
+  if (runtime.tracing) await app.register(traceRequests, { tracing: runtime.tracing })
   await app.register(errorsHandling)
   // first of the onRequest hooks that decide: a preflight is answered before authentication
   await app.register(cors, { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath })
   await app.register(zodCompiler)
+  // before any route: JSON answers above the threshold are compressed off the event loop
+  await app.register(compression)
   await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   // before any route: every route must declare its access rule, enforced after routing by one hook
@@ -82,6 +90,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   })
   await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
   await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
+  await app.register(idempotency, { store: runtime.store, ttlSeconds: config.idempotencyTtlSeconds })
 
   await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.ready() })
   await app.register(v1Routes)

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { ErrorCode } from '../errors.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
 import type { Security } from './hooks/access.ts'
-import { RawJson, runOp, sendRawOp } from './run-op.ts'
+import { RawJson, runOp, sendOp, sendRawOp } from './run-op.ts'
 
 type AnyZod = z.ZodType
 type Infer<T> = T extends AnyZod ? z.output<T> : undefined
@@ -17,6 +17,8 @@ export interface RouteDoc {
   status?: 200 | 201 | 202
   errors?: ErrorCode[]
   binaryResponse?: boolean
+  // honours an Idempotency-Key header (src/http/hooks/idempotency.ts): set on every POST that creates
+  idempotent?: boolean
   // the route's one access rule, mandatory and enforced after routing (src/http/hooks/access.ts); apiKey
   // routes also declare their family. sessionCookie: the console's signed-in session (src/http/console/),
   // with its X-CSRF-Token on writes
@@ -29,12 +31,16 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   family?: string
   binary?: boolean
   paidOnly?: boolean
+  // see FastifyContextConfig.charge (src/http/fastify-augment.ts)
+  charge?: 'full' | 'rate-only'
   body?: B
   querystring?: Q
   params?: P
   response: R
-  // the operation behind this route: with no handler the body is passed to it as is, and a large body of
-  // an op that declares its schema in the registry is parsed on the worker (src/lib/raw-json.ts)
+  // the operation behind this route, the only one its handler's `run` may run: where it runs is decided
+  // from it before the body is read (src/exec/decide.ts). With no handler the body is passed to it as is
+  // and the answer is its JSON text (serialized on the worker on the pool), and a body the decision hands
+  // to the worker is parsed there (src/lib/raw-json.ts)
   op?: OpName
   handler?: (ctx: {
     body: Infer<B>
@@ -72,6 +78,7 @@ export function defineRoute<
     family,
     binary,
     paidOnly,
+    charge,
     body,
     querystring,
     params,
@@ -79,8 +86,6 @@ export function defineRoute<
     handler: custom,
     ...doc
   } = def
-  const handler: NonNullable<typeof custom> =
-    custom ?? (({ body: input, run }) => run(op as OpName, input as never) as Promise<z.input<R>>)
   const status = def.status ?? 200
   const options: RouteOptions = {
     method,
@@ -96,10 +101,14 @@ export function defineRoute<
         params,
       }).filter(([, v]) => v !== undefined),
     ),
-    config: { family, binary, paidOnly, doc, op, security: doc.security },
+    config: { family, binary, paidOnly, charge, doc, op, security: doc.security, idempotent: doc.idempotent },
     async handler(request, reply) {
       if (op && request.body instanceof RawJson) return sendRawOp(request, reply, op, request.body)
-      const result = await handler({
+      if (!custom) {
+        if (!op) throw new Error(`route ${method} ${url} has neither handler nor op`)
+        return sendOp(request, reply, op, request.body, status)
+      }
+      const result = await custom({
         body: request.body as Infer<B>,
         query: request.query as Infer<Q>,
         params: request.params as Infer<P>,

@@ -1,11 +1,14 @@
-import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { defineRoute } from './define-route.ts'
+import { docsRoutes } from './docs-renderer.ts'
 import { declareScopeSecurity } from './hooks/access.ts'
 import type { CollectedRoute } from './openapi/collector.ts'
+import { API_DESCRIPTION } from './openapi/description.ts'
 import { buildOpenApi } from './openapi/document.ts'
+import { EXAMPLES_DIR, loadExamples } from './openapi/examples.ts'
+import { cachedDocument } from './openapi/serve.ts'
 
 export interface MetaOptions {
   routes: CollectedRoute[]
@@ -13,9 +16,25 @@ export interface MetaOptions {
   ready: () => Promise<boolean>
 }
 
+// The reference page of a self-hosted product: no button that sends the document to a hosted service
+// (the agent's "Ask AI", "Generate MCP", the developer tools' "Share" and "Deploy"), no telemetry, no
+// fonts from a CDN; "Try it" is preset to the API key scheme, so pasting a key is all it needs.
+const DOCS_PAGE = {
+  url: '/v1/openapi.json',
+  title: 'Anvil API',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  telemetry: false,
+  withDefaultFonts: false,
+  isEditable: false,
+  documentDownloadType: 'json',
+  authentication: { preferredSecurityScheme: 'apiKey' },
+} as const
+
 // Keyless endpoints: liveness, readiness, the OpenAPI document and the page that renders it.
 export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Promise<void> {
-  let document: Record<string, unknown> | undefined
+  const examples = await loadExamples(EXAMPLES_DIR)
 
   defineRoute(app, {
     method: 'GET',
@@ -44,18 +63,20 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     },
   })
 
-  app.get('/v1/openapi.json', { config: { security: 'none' } }, function openapiDocument(_request, reply) {
-    document ??= buildOpenApi(options.routes, options.version)
-    return reply.type('application/json').send(document)
-  })
+  // compressed once and cached (src/http/openapi/serve.ts), so the response compressor leaves it alone
+  const openapiDocument = cachedDocument(() =>
+    buildOpenApi(options.routes, {
+      title: 'Anvil API',
+      version: options.version,
+      description: API_DESCRIPTION,
+      examples,
+    }),
+  )
+  app.get('/v1/openapi.json', { config: { security: 'none' }, compress: false }, openapiDocument)
 
-  // the reference page is public: every route the plugin registers declares none
+  // the reference page is public; its renderer is loaded on the first request (src/http/docs-renderer.ts)
   await app.register(async function publicDocs(scope) {
     declareScopeSecurity(scope, 'none')
-    await scope.register(scalar, {
-      routePrefix: '/docs',
-      configuration: { url: '/v1/openapi.json', title: 'Anvil API' },
-      logLevel: 'silent',
-    })
+    docsRoutes(scope, { configuration: DOCS_PAGE })
   })
 }

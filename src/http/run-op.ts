@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.ts'
-import type { Dispatched } from '../exec/dispatch.ts'
+import type { DispatchContext, Dispatched } from '../exec/dispatch.ts'
 import { RawJson } from '../lib/raw-json.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
 
@@ -14,16 +14,17 @@ function serverTiming(reply: FastifyReply, done: Dispatched<unknown>): void {
   )
 }
 
-function context(request: FastifyRequest) {
+// The request's decision (made before its body was read, src/http/body/parsers.ts) for the op it runs: a
+// route runs only the op it declares (`op` in defineRoute), so nothing here decides anything.
+function context(request: FastifyRequest, name: OpName): DispatchContext {
   const auth = request.auth
-  if (!auth) throw new AppError('ERR_INTERNAL')
-  const bytes = request.bodyBytes || Number(request.headers['content-length'] ?? 0)
-  return {
-    workspaceId: auth.workspace.id,
-    limits: auth.limits,
-    bytes,
-    ...(request.poolReservation ? { reservation: request.poolReservation } : {}),
+  const execution = request.execution
+  if (!auth || !execution || execution.op !== name) {
+    throw Object.assign(new AppError('ERR_INTERNAL'), {
+      cause: new Error(`route ${request.url} runs ${name} without a decision for it (declare op: '${name}')`),
+    })
   }
+  return { workspaceId: auth.workspace.id, limits: auth.limits, execution }
 }
 
 // Runs an operation for a request, inline or on the plan's pool, and says where in Server-Timing.
@@ -33,17 +34,40 @@ export async function runOp<N extends OpName>(
   name: N,
   input: OpInput<N>,
 ): Promise<OpOutput<N>> {
-  const done = await request.server.dispatcher.run(name, input, context(request))
+  const done = await request.server.dispatcher.run(name, input, context(request, name))
   serverTiming(reply, done)
   return done.value
 }
 
-// A body the parser left as raw bytes goes to the worker whole: parsed, validated, run and serialized
-// there, and the envelope is assembled around the worker's JSON text without touching it.
-export async function sendRawOp(request: FastifyRequest, reply: FastifyReply, name: OpName, body: RawJson) {
-  const done = await request.server.dispatcher.runRaw(name, body.bytes, context(request))
+// The envelope around data that is already JSON text: never parsed or re-serialized on the event loop.
+function sendJsonData(reply: FastifyReply, status: number, json: string) {
+  return reply.code(status).type('application/json; charset=utf-8').send(`{"ok":true,"data":${json}}`)
+}
+
+// A route that is just its op: the result comes back as JSON text (serialized on the worker when it ran
+// on the pool) and is sent inside the envelope as is.
+export async function sendOp(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: OpName,
+  input: unknown,
+  status: number,
+) {
+  const done = await request.server.dispatcher.runJson(name, input, context(request, name))
   serverTiming(reply, done)
-  return reply.type('application/json; charset=utf-8').send(`{"ok":true,"data":${done.value}}`)
+  return sendJsonData(reply, status, done.value)
+}
+
+// A body the parser left as raw bytes goes to the worker whole: parsed, validated, run and serialized
+// there, envelope included, and its UTF-8 bytes (moved, not copied, off the thread) are sent as they are.
+export async function sendRawOp(request: FastifyRequest, reply: FastifyReply, name: OpName, body: RawJson) {
+  const done = await request.server.dispatcher.runRaw(name, body.bytes, context(request, name))
+  serverTiming(reply, done)
+  const bytes = done.value
+  return reply
+    .code(200)
+    .type('application/json; charset=utf-8')
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
 }
 
 export { RawJson }

@@ -1,41 +1,31 @@
 import { ERRORS } from '../errors.ts'
+import { PoolTaskError } from '../exec/pool-failure.ts'
 import type { NamedPool, PoolSet } from '../exec/pools.ts'
-import type { RunTask, TaskReply } from './task.ts'
+import { submitTask } from '../exec/submit.ts'
+import type { Task, TaskReply } from '../exec/task-types.ts'
 import type { JobError, JobMeta, JobOutcome } from './types.ts'
-
-const TASK = new URL('./task.ts', import.meta.url).href
 
 // The pool has no room for the task: nobody's fault, and worth trying again shortly.
 export class PoolBusyError extends Error {
   override name = 'PoolBusyError'
 }
 
-export function isAbort(err: unknown): boolean {
-  return (
-    err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
-  )
-}
-
-export function isOutOfMemory(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
-}
-
-// Runs one of task.ts's functions on a pool, counted against the pool's capacity as the dispatcher
-// counts synchronous work, so neither can crowd the other out unseen.
-export async function onPool<T>(
+// Runs a job task (kinds 'job.prepare', 'job.run') on a pool the way the dispatcher runs a request's:
+// the same submission (src/exec/submit.ts: admission, fair turns, a budget counted from when a thread
+// starts the task) and the same failure classes (src/exec/pool-failure.ts). An overloaded pool rejects
+// with PoolBusyError; other failures reject with PoolTaskError.
+export async function onPool(
   pool: NamedPool,
-  name: 'prepare' | 'run',
-  task: Uint8Array | RunTask,
-  signal: AbortSignal,
-): Promise<TaskReply<T>> {
-  if (!pool.admission.start()) throw new PoolBusyError(`pool ${pool.name} is full`)
+  task: Task,
+  options: { workspaceId: string; budgetMs: number; stop?: AbortSignal },
+): Promise<TaskReply> {
   try {
-    return (await pool.piscina.run(task, { filename: TASK, name, signal })) as TaskReply<T>
+    return (await submitTask(pool, task, options)).reply
   } catch (err) {
-    if (err instanceof Error && err.message === 'Task queue is at limit') throw new PoolBusyError(err.message)
+    if (err instanceof PoolTaskError && err.kind === 'overloaded') {
+      throw new PoolBusyError(`pool ${pool.name} is full`, { cause: err })
+    }
     throw err
-  } finally {
-    pool.admission.finish()
   }
 }
 
@@ -55,26 +45,26 @@ export async function runJob(
   stop: AbortSignal,
 ): Promise<JobOutcome> {
   const pool = pools.pick(job.workspace_id, job.tier)
-  const budget = AbortSignal.timeout(job.budget_ms)
-  const task: RunTask = { input, maxResultBytes: job.max_result_bytes }
+  const task: Task = { kind: 'job.run', raw: input, maxResultBytes: job.max_result_bytes }
   try {
-    const reply = await onPool<string>(pool, 'run', task, AbortSignal.any([budget, stop]))
-    if (reply.ok) return { status: 'completed', result: reply.value }
-    return { status: 'failed', error: knownError(reply.error), reason: 'operation' }
+    const reply = await onPool(pool, task, { workspaceId: job.workspace_id, budgetMs: job.budget_ms, stop })
+    if (reply.ok) return { status: 'completed', result: reply.json! }
+    return { status: 'failed', error: knownError(reply.error as JobError), reason: 'operation' }
   } catch (err) {
     if (stop.aborted || err instanceof PoolBusyError) throw err
+    const kind = err instanceof PoolTaskError ? err.kind : 'crash'
     // Piscina terminates the thread of an aborted task, or of one out of memory, and starts another
-    if (budget.aborted) {
+    if (kind === 'timeout') {
       const message = `The job exceeded its ${job.budget_ms} ms compute budget.`
       const details = { reason: 'time', budget_ms: job.budget_ms }
       return { status: 'failed', error: { code: 'ERR_COMPUTE_LIMIT', message, details }, reason: 'timeout' }
     }
-    if (isOutOfMemory(err)) {
+    if (kind === 'oom') {
       const message = "The job exceeded the plan's memory budget."
       const error = { code: 'ERR_COMPUTE_LIMIT', message, details: { reason: 'memory' } }
       return { status: 'failed', error, reason: 'crash' }
     }
     const error = { code: 'ERR_INTERNAL', message: ERRORS.ERR_INTERNAL.message }
-    return { status: 'failed', error, reason: 'crash', cause: err }
+    return { status: 'failed', error, reason: 'crash', cause: err instanceof PoolTaskError ? err.cause : err }
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { algorithmInfo } from '../ops/hash/hash.ts'
-import { hashBody } from '../ops/hash/schema.ts'
+import { hashAlgorithmParam, hashBody } from '../ops/hash/schema.ts'
 import { jsonDiffBody } from '../ops/json/diff/schema.ts'
 import { formatBody } from '../ops/json/format/schema.ts'
 import { patchBody } from '../ops/json/patch/schema.ts'
@@ -8,10 +8,8 @@ import { patchBody } from '../ops/json/patch/schema.ts'
 // A job's params are the body of the operation's synchronous endpoint, validated by the same schema; the
 // hash endpoint's path parameter joins its body.
 const hashParams = hashBody.extend({
-  algorithm: z
-    .string()
+  algorithm: hashAlgorithmParam
     .min(1)
-    .max(64)
     .describe(
       'The hash algorithm, as in the path of POST /v1/hash/{algorithm} (see GET /v1/hash/algorithms)',
     ),

@@ -1,9 +1,18 @@
 import type { PoolSet } from '../exec/pools.ts'
 import type { PlanLimits, PlanName } from '../limits/plans.ts'
+import type { Page } from '../store/types.ts'
 import { isJobId, newJobId } from './job-id.ts'
 import type { JobMetrics } from './metrics.ts'
 import { prepareJob } from './prepare.ts'
-import { JOB_BUDGET_FACTOR, type JobBackend, type NewJob, type StoredJob } from './types.ts'
+import {
+  type CancelReply,
+  JOB_BUDGET_FACTOR,
+  type JobBackend,
+  type JobMeta,
+  type JobStatus,
+  type NewJob,
+  type StoredJob,
+} from './types.ts'
 
 export interface SubmitContext {
   workspaceId: string
@@ -19,6 +28,13 @@ export interface JobService {
   submit(ctx: SubmitContext, body: Uint8Array): Promise<NewJob>
   // undefined: unknown, another workspace's, or expired
   get(workspaceId: string, id: string): Promise<StoredJob | undefined>
+  // newest first; undefined when the cursor is not one of the workspace's jobs
+  list(
+    workspaceId: string,
+    query: { limit: number; startingAfter?: string | undefined; status?: JobStatus | undefined },
+  ): Promise<Page<JobMeta> | undefined>
+  // cancel a queued job, ask a running one to stop
+  cancel(workspaceId: string, id: string): Promise<CancelReply>
   close(): Promise<void>
 }
 
@@ -58,6 +74,19 @@ export function createJobService({ backend, pools, metrics, clock }: JobServiceD
         return undefined
       }
       return job
+    },
+    list(workspaceId, query) {
+      if (query.startingAfter !== undefined && !isJobId(query.startingAfter))
+        return Promise.resolve(undefined)
+      return backend.list(workspaceId, { ...query, now: clock() })
+    },
+    async cancel(workspaceId, id) {
+      if (!isJobId(id)) return { state: 'gone' }
+      const reply = await backend.cancel(workspaceId, id, clock())
+      // an expired job is gone, as for get()
+      if (reply.state !== 'gone' && reply.meta.expires_at !== undefined && reply.meta.expires_at <= clock())
+        return { state: 'gone' }
+      return reply
     },
     close: () => backend.close(),
   }

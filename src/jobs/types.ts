@@ -1,8 +1,13 @@
 import type { PlanName } from '../limits/plans.ts'
+import type { Page, PageRequest } from '../store/types.ts'
 
 export const JOB_OPERATIONS = ['json.diff', 'json.format', 'json.patch', 'hash'] as const
 export type JobOperation = (typeof JOB_OPERATIONS)[number]
-export type JobStatus = 'queued' | 'active' | 'completed' | 'failed'
+export const JOB_STATUSES = ['queued', 'active', 'completed', 'failed', 'cancelled'] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+// the states a job does not leave: it has its outcome, expires_at is set
+export const isFinished = (status: JobStatus) =>
+  status === 'completed' || status === 'failed' || status === 'cancelled'
 export type Tier = 'free' | 'paid'
 export const TIERS: readonly Tier[] = ['paid', 'free']
 
@@ -40,6 +45,8 @@ export interface JobMeta {
   finished_at?: number
   expires_at?: number
   error?: JobError
+  // DELETE /v1/jobs/{id} while it ran: the worker running it stops it and records it cancelled
+  cancel_requested_at?: number
   // runs started, and runs lost because their worker died
   attempts: number
   stalls: number
@@ -80,9 +87,24 @@ export interface JobBackend {
   read(workspaceId: string, id: string): Promise<StoredJob | undefined>
   // drop an expired job now rather than at its storage expiry
   forget(workspaceId: string, id: string): Promise<void>
+  // the workspace's jobs newest first (expired ones left out), optionally of one status; undefined when
+  // the cursor is not one of its jobs
+  list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined>
+  // a queued job is cancelled at once; a running one is asked to stop (its worker records it cancelled)
+  cancel(workspaceId: string, id: string, now: number): Promise<CancelReply>
   depth(): Promise<QueueDepth>
   close(): Promise<void>
 }
+
+export interface JobListQuery extends PageRequest {
+  status?: JobStatus | undefined
+  // jobs whose expires_at is at or before this are left out
+  now: number
+}
+
+// gone: unknown or another workspace's; finished: it already had its outcome (the record as it is);
+// cancelled: it was queued and is now cancelled; requested: it is running and was asked to stop
+export type CancelReply = { state: 'gone' } | { state: 'finished' | 'cancelled' | 'requested'; meta: JobMeta }
 
 // Within a queue, bigger plans go first: lower runs sooner, as with BullMQ priorities.
 const PRIORITY: Partial<Record<PlanName, number>> = { business: 1, pro: 2 }

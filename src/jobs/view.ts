@@ -17,12 +17,37 @@ export function jobView(meta: JobMeta) {
     id: meta.id,
     operation: meta.operation,
     status: meta.status,
+    progress: progressOf(meta),
     error,
     created_at: iso(meta.created_at),
     started_at: iso(meta.started_at),
     finished_at: iso(meta.finished_at),
     expires_at: iso(meta.expires_at),
+    cancel_requested_at: iso(meta.cancel_requested_at),
   }
+}
+
+// Honest progress, 0 to 1: what the worker has told. It sets the job active when a run starts and its
+// outcome when the run ends; no operation reports steps from inside a run yet, so a running job stays at
+// 0 until it is done. null when the job did not run to its end (failed or cancelled: no fraction applies).
+export function progressOf(meta: JobMeta): number | null {
+  switch (meta.status) {
+    case 'queued':
+    case 'active':
+      return 0
+    case 'completed':
+      return 1
+    default:
+      return null
+  }
+}
+
+// The polling hint for a job that has not finished (seconds): soon for a queued one, a little later for
+// one already running. undefined once it has its outcome.
+export function pollAfterSeconds(meta: JobMeta): number | undefined {
+  if (meta.status === 'queued') return 1
+  if (meta.status === 'active') return 2
+  return undefined
 }
 
 // The success envelope as text, with the stored result (JSON text) spliced in untouched: a result of

@@ -14,10 +14,19 @@ export type KeyVerification =
 
 interface CacheEntry {
   lookup: KeyLookup
-  allow: ((ip: string) => boolean) | null
   // performance.now() when the store said so (monotonic: a test clock may stand still)
   at: number
+  // when the key stops being valid (revoked or expired), ms since the epoch; Infinity: never. Parsed
+  // once here, not per request
+  revokedAt: number
+  expiresAt: number
+  // the answer of every cache hit, built once per entry (callers only read it)
+  hit: KeyVerification
 }
+
+const MISSING: KeyVerification = Object.freeze({ valid: false, reason: 'missing', cached: false })
+
+const instant = (iso: string | null) => (iso ? Date.parse(iso) : Number.POSITIVE_INFINITY)
 
 export interface KeyVerifierOptions {
   cacheSize: number
@@ -68,39 +77,56 @@ export class KeyVerifier {
     })
   }
 
+  // The answer when it needs no store call (a cache hit, a malformed or known-unknown key, a throttled
+  // address), synchronously: the request path then costs no promise. undefined: ask verify().
   // `ip`: the client address, for the invalid-key limiter (none: not limited)
-  async verify(raw: string | undefined, ip?: string): Promise<KeyVerification> {
-    if (!raw) return { valid: false, reason: 'missing', cached: false }
+  verifyNow(raw: string | undefined, ip?: string): KeyVerification | undefined {
+    if (!raw) return MISSING
     const now = this.#clock()
     if (!parseKey(raw)) return this.#throttled(ip, now) ?? this.#failed('malformed', false, ip, now)
     const hash = hashKey(raw)
     const held = this.#cache.get(hash)
-    let entry = held && this.#trusted(held) ? held : undefined
-    const cached = entry !== undefined
-    if (!entry) {
+    if (held && this.#trusted(held)) return this.#judge(held, true, ip, now)
+    if (!held) {
       // a real key being verified again (channel unconfirmed) is not an invalid-key attempt
-      if (!held) {
-        const throttled = this.#throttled(ip, now)
-        if (throttled) return throttled
-        if (this.#unknown.has(hash)) return this.#failed('unknown', true, ip, now)
-      }
-      const lookup = await this.#store.lookupKey(hash)
-      if (!lookup) {
-        this.#unknown.set(hash, true)
-        return this.#failed('unknown', false, ip, now)
-      }
-      const cidrs = lookup.key.allowed_cidrs
-      entry = { lookup, allow: cidrs && cidrs.length > 0 ? cidrMatcher(cidrs) : null, at: performance.now() }
-      this.#cache.set(hash, entry)
+      const throttled = this.#throttled(ip, now)
+      if (throttled) return throttled
+      if (this.#unknown.has(hash)) return this.#failed('unknown', true, ip, now)
     }
-    const lookup = entry.lookup
-    if (lookup.key.revoked_at && Date.parse(lookup.key.revoked_at) <= now) {
-      return this.#failed('revoked', cached, ip, now)
+    return undefined
+  }
+
+  // verifyNow, or the store when it cannot answer (only store faults throw)
+  async verify(raw: string | undefined, ip?: string): Promise<KeyVerification> {
+    const known = this.verifyNow(raw, ip)
+    if (known) return known
+    // verifyNow answers every absent or malformed key: this one is well-formed and needs the store
+    const hash = hashKey(raw!)
+    const lookup = await this.#store.lookupKey(hash)
+    const now = this.#clock()
+    if (!lookup) {
+      this.#unknown.set(hash, true)
+      return this.#failed('unknown', false, ip, now)
     }
-    if (lookup.key.expires_at && Date.parse(lookup.key.expires_at) <= now) {
-      return this.#failed('expired', cached, ip, now)
+    const cidrs = lookup.key.allowed_cidrs
+    const allow = cidrs && cidrs.length > 0 ? cidrMatcher(cidrs) : null
+    const entry: CacheEntry = {
+      lookup,
+      at: performance.now(),
+      revokedAt: instant(lookup.key.revoked_at),
+      expiresAt: instant(lookup.key.expires_at),
+      hit: Object.freeze({ valid: true, lookup, cached: true, allow }),
     }
-    return { valid: true, lookup, cached, allow: entry.allow }
+    this.#cache.set(hash, entry)
+    return this.#judge(entry, false, ip, now)
+  }
+
+  #judge(entry: CacheEntry, cached: boolean, ip: string | undefined, now: number): KeyVerification {
+    if (entry.revokedAt <= now) return this.#failed('revoked', cached, ip, now)
+    if (entry.expiresAt <= now) return this.#failed('expired', cached, ip, now)
+    if (cached) return entry.hit
+    const hit = entry.hit as Extract<KeyVerification, { valid: true }>
+    return { valid: true, lookup: hit.lookup, cached: false, allow: hit.allow }
   }
 
   // Scope: the key's endpoint families and source-address allowlist (the matcher verify returned).

@@ -17,6 +17,8 @@ export interface Call {
   method: 'GET' | 'POST' | 'PATCH'
   path: string
   body?: Record<string, unknown>
+  // a list the CLI pages through to the end (no --limit or --starting-after given): every item is printed
+  pageAll?: boolean
 }
 
 type Parse = (flag: string, raw: string) => unknown
@@ -155,13 +157,32 @@ const LIMITS = {
 
 const seg = (s: string) => encodeURIComponent(s)
 
+const PAGING = {
+  limit: { value: 'N', help: 'one page of N items (1–100); default: every item', parse: wholeNumber(1, 100) },
+  'starting-after': {
+    value: 'ID',
+    help: 'the page after this id (the last of the previous page)',
+    parse: text,
+  },
+} as const
+
+// A list call: one page when asked for (--limit, --starting-after), otherwise every page in turn.
+function listCall(path: string, query: Record<string, string>, v: Record<string, unknown>): Call {
+  const params = new URLSearchParams(query)
+  if (v.limit !== undefined) params.set('limit', String(v.limit))
+  if (v['starting-after'] !== undefined) params.set('starting_after', String(v['starting-after']))
+  const q = params.toString()
+  const pageAll = v.limit === undefined && v['starting-after'] === undefined
+  return { method: 'GET', path: q ? `${path}?${q}` : path, pageAll }
+}
+
 export const COMMANDS: Command[] = [
   {
     name: 'workspaces list',
     args: [],
-    summary: 'List every workspace',
-    options: {},
-    build: () => ({ method: 'GET', path: '/admin/workspaces' }),
+    summary: 'List workspaces, newest first (every one, or one page with --limit)',
+    options: { ...PAGING },
+    build: (_args, v) => listCall('/admin/workspaces', {}, v),
   },
   {
     name: 'workspaces create',
@@ -217,9 +238,9 @@ export const COMMANDS: Command[] = [
   {
     name: 'keys list',
     args: ['workspace_id'],
-    summary: "List a workspace's keys (prefixes and scope, never the keys)",
-    options: {},
-    build: ([id]) => ({ method: 'GET', path: `/admin/keys?workspace_id=${seg(id!)}` }),
+    summary: "List a workspace's keys, newest first (prefixes and scope, never the keys)",
+    options: { ...PAGING },
+    build: ([id], v) => listCall('/admin/keys', { workspace_id: id! }, v),
   },
   {
     name: 'keys create',

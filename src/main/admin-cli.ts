@@ -40,7 +40,39 @@ function reason(err: unknown): string {
   return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err))
 }
 
+interface ListPage {
+  data: { id: string }[]
+  has_more: boolean
+}
+
+// Follows has_more to the end and prints the items as one list (bounded: 10,000 pages of 100)
+async function sendAll(call: Call): Promise<number> {
+  const items: unknown[] = []
+  const sep = call.path.includes('?') ? '&' : '?'
+  let after: string | undefined
+  for (let pages = 0; pages < 10_000; pages++) {
+    const path = `${call.path}${sep}limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`
+    const answer = await request({ method: 'GET', path })
+    if (!answer.ok) return 1
+    const page = answer.data as ListPage
+    items.push(...page.data)
+    if (!page.has_more || page.data.length === 0) break
+    after = page.data.at(-1)!.id
+  }
+  process.stdout.write(`${JSON.stringify({ data: items, has_more: false }, null, 2)}\n`)
+  return 0
+}
+
 async function send(call: Call): Promise<number> {
+  if (call.pageAll) return sendAll(call)
+  const answer = await request(call)
+  if (!answer.ok) return 1
+  process.stdout.write(`${JSON.stringify(answer.data, null, 2)}\n`)
+  return 0
+}
+
+// one call; a refusal is printed on stderr
+async function request(call: Call): Promise<{ ok: boolean; data?: unknown }> {
   const url = adminUrl(call.path)
   const headers: Record<string, string> = { authorization: `Bearer ${await adminToken()}` }
   if (call.body) headers['content-type'] = 'application/json'
@@ -68,10 +100,9 @@ async function send(call: Call): Promise<number> {
   if (!res.ok) {
     process.stderr.write(`admin: ${call.method} ${url.href} answered ${res.status}\n`)
     process.stderr.write(`${JSON.stringify(payload.error ?? payload, null, 2)}\n`)
-    return 1
+    return { ok: false }
   }
-  process.stdout.write(`${JSON.stringify(payload.data, null, 2)}\n`)
-  return 0
+  return { ok: true, data: payload.data }
 }
 
 async function main(argv: string[]): Promise<number> {

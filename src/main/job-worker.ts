@@ -6,9 +6,11 @@ import { openPools } from '../exec/open.ts'
 import { createJobMetrics } from '../jobs/metrics.ts'
 import { type Consumer, startConsumer } from '../jobs/redis/consumer.ts'
 import { emptyDepth } from '../jobs/types.ts'
+import { VERSION } from '../lib/version.ts'
 import { sourceCommit } from '../observability/build-info.ts'
 import { createProcessRegistry } from '../observability/metrics.ts'
 import { createRedisMetrics } from '../observability/redis-metrics.ts'
+import { openTracing } from '../observability/tracing/open.ts'
 import { redisTarget } from '../store/open.ts'
 import { describeTarget } from '../store/redis/client.ts'
 
@@ -55,6 +57,10 @@ async function main(): Promise<void> {
     )
   }
   const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
+  // OTLP export when configured; undefined (and the SDK never imported) otherwise
+  const tracing = await openTracing(config.tracing, 'anvil-job-worker', VERSION, (level, message, detail) =>
+    log[level](detail, message),
+  )
   // the gateway's builders (src/observability/metrics.ts, src/exec/open.ts): same process metrics, same pools
   const registry = createProcessRegistry(sourceCommit(config.commit))
   const observer = createRedisMetrics(registry)
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
     concurrency,
     metrics,
     observer,
+    ...(tracing ? { tracing } : {}),
     log: (level, message, detail) => log[level](detail, message),
   }).catch((err: Error) => fail(`The job worker cannot reach ${describeTarget(target)}: ${err.message}`))
   const server = metricsServer(registry)
@@ -89,6 +96,8 @@ async function main(): Promise<void> {
     server.close()
     await consumer?.close(config.shutdownTimeoutMs)
     await pools.close()
+    // last: the spans of the jobs finished above are exported before the process exits
+    await tracing?.shutdown()
     clearTimeout(timer)
     process.exit(0)
   }

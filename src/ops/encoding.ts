@@ -1,9 +1,7 @@
 import { AppError } from '../errors.ts'
+import type { ByteEncoding, DigestEncoding } from './types.ts'
 
-export const BYTE_ENCODINGS = ['utf8', 'hex', 'base64', 'base64url'] as const
-export type ByteEncoding = (typeof BYTE_ENCODINGS)[number]
-export const DIGEST_ENCODINGS = ['hex', 'base64', 'base64url'] as const
-export type DigestEncoding = (typeof DIGEST_ENCODINGS)[number]
+export { BYTE_ENCODINGS, type ByteEncoding, DIGEST_ENCODINGS, type DigestEncoding } from './types.ts'
 
 // Index of the first lone surrogate (UTF-16 code unit), or -1 when the string is well-formed.
 export function loneSurrogateAt(text: string): number {

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts'
 import { MemoryStore } from './memory/memory-store.ts'
 import type { RedisTarget } from './redis/client.ts'
 import type { RedisObserver } from './redis/instrument.ts'
-import { RedisStore, type StoreLog } from './redis/redis-store.ts'
+import type { StoreLog } from './redis/redis-store.ts'
 import type { Store } from './types.ts'
 
 export interface OpenStoreOptions {
@@ -21,6 +21,8 @@ export function redisTarget(config: Pick<Config, 'redisUrl' | 'redisClusterNodes
 export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
   const target = redisTarget(config)
   if (target) {
+    // loaded only when Redis is configured: an embedded gateway never pays for ioredis (issue 18)
+    const { RedisStore } = await import('./redis/redis-store.ts')
     return RedisStore.open({ target, policy: { commandTimeoutMs: config.redisCommandTimeoutMs }, ...options })
   }
   return MemoryStore.open({

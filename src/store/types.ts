@@ -56,6 +56,9 @@ export interface ConsumeRequest {
   workspaceRatePerSecond: number
   monthlyQuota: number
   keyMonthlyQuota: number | null
+  // true: the per-second limits decide (and move) alone; the monthly quotas are neither checked nor
+  // charged and no usage counter moves (job status polls: route config `charge: 'rate-only'`)
+  rateOnly?: boolean
 }
 
 export interface PolicyState {
@@ -120,6 +123,27 @@ export interface NewKey {
   monthly_quota: number | null
 }
 
+// A page of a list, newest first (Stripe's shape): `startingAfter` is the id of the last item of the
+// previous page. A cursor the list does not hold gives `undefined` (the caller answers 400).
+export interface PageRequest {
+  limit: number
+  startingAfter?: string | undefined
+}
+
+export interface Page<T> {
+  data: T[]
+  has_more: boolean
+}
+
+// A response kept under an Idempotency-Key (src/http/hooks/idempotency.ts), opaque to the store.
+export interface IdempotencyRecord {
+  // hash of method, path and body of the first request
+  fingerprint: string
+  // 'running' while the first request is in flight; then its stored (sealed) response
+  state: 'running' | 'done'
+  response?: string
+}
+
 export interface Store {
   readonly kind: 'memory' | 'redis'
   ready(): Promise<boolean>
@@ -161,8 +185,23 @@ export interface Store {
   listKeys(workspaceId: string): Promise<ApiKeyRecord[]>
 
   consume(request: ConsumeRequest): Promise<LimitDecision>
+  // The same decision as consume(), synchronously: only a store that decides in memory (the embedded
+  // one) has it, and the request path then costs no promise for its limits.
+  consumeNow?(request: ConsumeRequest): LimitDecision
   // Gives back what consume() charged for a request the gateway itself then failed (5xx): the monthly
   // counts and the day's count, never below zero. Rate tokens are not given back.
   refund(charge: Charge): Promise<void>
   usage(workspaceId: string, month?: string): Promise<Usage>
+
+  // Pages of the lists, newest first, from ordered structures (a ZSET by creation time on Redis).
+  pageWorkspaces(page: PageRequest): Promise<Page<Workspace> | undefined>
+  pageKeys(workspaceId: string, page: PageRequest): Promise<Page<ApiKeyRecord> | undefined>
+
+  // Idempotency-Key records, `id` already scoped and hashed by the caller. begin() takes the key for a
+  // first request atomically (answers undefined) or answers what is there: another request still running,
+  // or the stored response. finish() stores the response for ttlSeconds; release() drops the key (the
+  // first request failed in a way a retry should not see: 5xx, 429, aborted).
+  idempotencyBegin(id: string, fingerprint: string, lockMs: number): Promise<IdempotencyRecord | undefined>
+  idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void>
+  idempotencyRelease(id: string): Promise<void>
 }

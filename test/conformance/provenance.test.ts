@@ -44,4 +44,21 @@ describe('vendored conformance suites', () => {
     )
     expect(changed.map(([path]) => path)).toEqual([])
   })
+
+  it("the WPT licence is web-platform-tests' 3-Clause BSD text, and the provenance names a commit", () => {
+    const licence = readFileSync(join(ROOT, 'wpt-url/LICENSE.md'), 'utf8')
+    expect(licence).toMatch(/^# The 3-Clause BSD License\n\nCopyright © web-platform-tests contributors\n/)
+    for (const clause of [
+      '1. Redistributions of source code must retain the above copyright notice',
+      '2. Redistributions in binary form must reproduce the above copyright notice',
+      '3. Neither the name of the copyright holder nor the names of its contributors may be used',
+      'THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS"',
+    ]) {
+      expect(licence).toContain(clause)
+    }
+    const provenance = readFileSync(join(ROOT, 'PROVENANCE.md'), 'utf8')
+    for (const file of ['urltestdata.json', 'setters_tests.json']) {
+      expect(provenance).toMatch(new RegExp(`\`${file.replace('.', '\\.')}\` \\| .* at \`[0-9a-f]{40}\``))
+    }
+  })
 })

@@ -11,7 +11,7 @@ const API_MD = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8
 const PENDING = new Set(['/v1/jobs/{id}'])
 const ENDPOINTS_ALL = [
   ...new Set(
-    [...API_MD.matchAll(/`(GET |POST )?(\/v1\/[a-z0-9/{}_.-]+)`/g)].map(
+    [...API_MD.matchAll(/`(GET |POST |DELETE )?(\/v1\/[a-z0-9/{}_.-]+)`/g)].map(
       (m) => `${(m[1] ?? 'POST ').trim()} ${m[2]}`,
     ),
   ),
@@ -36,7 +36,7 @@ describe('docs/api.md endpoints', () => {
       if (path !== '/v1/openapi.json') expect(doc.paths[path]?.[method.toLowerCase()]).toBeDefined()
       const url = path.replace('{algorithm}', 'sha256').replace('{id}', 'x')
       const res = await t.app.inject({
-        method: method as 'GET' | 'POST',
+        method: method as 'GET' | 'POST' | 'DELETE',
         url,
         headers: {
           authorization: `Bearer ${t.key}`,

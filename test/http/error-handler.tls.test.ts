@@ -306,6 +306,11 @@ describe('503 ERR_UNAVAILABLE when the store fails', () => {
     const broken: Store = new Proxy(inner, {
       get(target, prop, receiver) {
         if (prop === 'consume') return () => Promise.reject(new Error('connection refused'))
+        // the embedded store's synchronous path fails the same way
+        if (prop === 'consumeNow')
+          return () => {
+            throw new Error('connection refused')
+          }
         const value = Reflect.get(target, prop, receiver)
         return typeof value === 'function' ? value.bind(target) : value
       },

@@ -284,4 +284,118 @@ export function jobsApiSuite(start: StartJobsApp): void {
       { numRuns: 150 },
     )
   })
+
+  // seconds of json.diff on one thread: long enough to be seen running and cancelled
+  const slowDiff = () => {
+    const list = editedList(50_000, 11)
+    return { operation: 'json.diff', params: { left: list.left, right: list.right, output: 'both' } }
+  }
+  const hashJob = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
+  async function statusOf(app: JobsApp, id: string) {
+    const r = await app.get(`/v1/jobs/${id}`)
+    if (r.statusCode !== 200) throw new Error(`GET /v1/jobs/${id}: ${r.statusCode} ${r.body}`)
+    return {
+      status: r.json().data.status as string,
+      retryAfter: r.headers['retry-after'],
+      data: r.json().data,
+    }
+  }
+  async function until(app: JobsApp, id: string, status: string) {
+    const deadline = Date.now() + 60_000
+    for (;;) {
+      const seen = await statusOf(app, id)
+      if (seen.status === status) return seen
+      if (Date.now() > deadline) throw new Error(`job ${id} still ${seen.status}, not ${status}`)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
+  it("GET /v1/jobs lists the workspace's jobs newest first, paged, filtered by status", async () => {
+    h = await start()
+    const ids: string[] = []
+    for (let i = 0; i < 5; i++) {
+      ids.push((await h.submit(hashJob(`n${i}`))).json().data.id)
+      await new Promise((r) => setTimeout(r, 3))
+    }
+    for (const id of ids) await h.finished(id)
+    const newest = [...ids].reverse()
+    const first = await h.get('/v1/jobs?limit=2')
+    expect(first.statusCode).toBe(200)
+    expect(first.json().data.data.map((j: { id: string }) => j.id)).toEqual(newest.slice(0, 2))
+    expect(first.json().data.has_more).toBe(true)
+    expect(first.json().data.data[0]).toMatchObject({ operation: 'hash', status: 'completed', progress: 1 })
+    expect(first.json().data.data[0].result).toBeUndefined()
+    const rest = await h.get(`/v1/jobs?limit=10&starting_after=${newest[1]}`)
+    expect(rest.json().data).toEqual({ data: expect.any(Array), has_more: false })
+    expect(rest.json().data.data.map((j: { id: string }) => j.id)).toEqual(newest.slice(2))
+    const completed = await h.get('/v1/jobs?status=completed&limit=100')
+    expect(completed.json().data.data).toHaveLength(5)
+    expect((await h.get('/v1/jobs?status=queued')).json().data).toEqual({ data: [], has_more: false })
+    // another workspace sees none of them, and cannot page from one of them
+    const other = await h.t.newWorkspace('business')
+    expect((await h.get('/v1/jobs', other.key)).json().data).toEqual({ data: [], has_more: false })
+    const foreignCursor = await h.get(`/v1/jobs?starting_after=${ids[0]}`, other.key)
+    expect(foreignCursor.statusCode).toBe(400)
+    expect(foreignCursor.json().error.details.issues[0].path).toBe('starting_after')
+    for (const q of ['status=done', 'limit=0', 'limit=101', 'starting_after=nope', 'state=queued']) {
+      expect((await h.get(`/v1/jobs?${q}`)).statusCode, q).toBe(400)
+    }
+  })
+
+  it('DELETE cancels a queued job at once and stops a running one; Retry-After and progress while unfinished', async () => {
+    h = await start()
+    // the one runner (concurrency 1) is busy with the slow job, so the next one waits queued
+    const slow = (await h.submit(slowDiff())).json().data.id as string
+    const running = await until(h, slow, 'active')
+    expect(running.retryAfter).toBe('2')
+    expect(running.data.progress).toBe(0)
+    const queued = (await h.submit(hashJob('never'))).json().data.id as string
+    const waiting = await statusOf(h, queued)
+    expect(waiting).toMatchObject({ status: 'queued', retryAfter: '1' })
+    expect(waiting.data.progress).toBe(0)
+
+    const cancelQueued = await h.t.app.inject({
+      method: 'DELETE',
+      url: `/v1/jobs/${queued}`,
+      headers: { authorization: `Bearer ${h.t.key}` },
+    })
+    expect(cancelQueued.statusCode).toBe(200)
+    expect(cancelQueued.json().data).toMatchObject({ id: queued, status: 'cancelled', progress: null })
+    expect(cancelQueued.json().data.expires_at).toEqual(expect.any(String))
+
+    const del = (id: string) =>
+      h!.t.app.inject({
+        method: 'DELETE',
+        url: `/v1/jobs/${id}`,
+        headers: { authorization: `Bearer ${h!.t.key}` },
+      })
+    const stopRunning = await del(slow)
+    expect(stopRunning.statusCode).toBe(200)
+    expect(stopRunning.json().data.cancel_requested_at).toEqual(expect.any(String))
+    const stopped = await until(h, slow, 'cancelled')
+    expect(stopped.retryAfter).toBeUndefined()
+    expect(stopped.data.progress).toBeNull()
+    // the cancelled queued job never ran, even once the runner was free
+    await new Promise((r) => setTimeout(r, 500))
+    expect((await statusOf(h, queued)).data).toMatchObject({ status: 'cancelled' })
+    expect((await statusOf(h, queued)).data.started_at).toBeUndefined()
+    // cancelling again is harmless; a finished job cannot be cancelled; an unknown one is 404
+    expect((await del(queued)).statusCode).toBe(200)
+    const done = (await h.submit(hashJob('done'))).json().data.id as string
+    await h.finished(done)
+    const late = await del(done)
+    expect(late.statusCode).toBe(409)
+    expect(late.json().error).toMatchObject({ code: 'ERR_CONFLICT', details: { status: 'completed' } })
+    expect((await del(`job_${'A'.repeat(24)}`)).statusCode).toBe(404)
+    const other = await h.t.newWorkspace('business')
+    const foreign = await h.t.app.inject({
+      method: 'DELETE',
+      url: `/v1/jobs/${done}`,
+      headers: { authorization: `Bearer ${other.key}` },
+    })
+    expect(foreign.statusCode).toBe(404)
+    // the jobs in flight were given back: the cancelled ones do not count against max_jobs_in_flight
+    await h.override({ max_jobs_in_flight: 1 })
+    expect((await h.submit(hashJob('after'))).statusCode).toBe(202)
+  }, 120_000)
 }

@@ -11,12 +11,14 @@ describe('jobs, embedded (no Redis): the /v1/jobs contract', () => {
   jobsApiSuite(start)
 })
 
-// small to send, slow to run: keeps the only runner busy for a while
+// slow to run within every budget (a small body that is slow to run is what the budgets refuse): a diff of
+// 16,000 items, every other one changed and the whole array reversed, keeps the only runner busy a while
+const SLOW_LEFT = Array.from({ length: 16_000 }, (_, i) => ({ id: i, v: [i, i] }))
 const SLOW = {
-  operation: 'json.patch',
+  operation: 'json.diff',
   params: {
-    document: { items: Array.from({ length: 1_000 }, (_, i) => ({ id: i, v: [i, i] })) },
-    patch: Array.from({ length: 150 }, (_, i) => ({ op: 'copy', from: '/items', path: `/c${i}` })),
+    left: SLOW_LEFT,
+    right: SLOW_LEFT.map((x, i) => (i % 2 === 0 ? { ...x, v: [i, -i] } : x)).reverse(),
   },
 }
 const hash = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
@@ -52,10 +54,10 @@ describe('jobs, embedded: on disk under DATA_DIR/jobs', () => {
     expect(await h.finished(done, key)).toEqual(kept)
     const slowJob = await h.finished(slow, key)
     expect(slowJob.status).toBe('completed')
-    expect(slowJob.result).toEqual((await h.t.post('/v1/json/patch', SLOW.params)).json().data)
+    expect(slowJob.result).toEqual((await h.t.post('/v1/json/diff', SLOW.params)).json().data)
     expect((await h.finished(waiting, key)).status).toBe('completed')
     expect(await h.workerMetrics()).toMatch(
-      /anvil_jobs_failed_total\{operation="json.patch",reason="stalled"\} 1\n/,
+      /anvil_jobs_failed_total\{operation="json.diff",reason="stalled"\} 1\n/,
     )
     // finished jobs keep their record and result only; inputs are gone
     const files = (await readdir(join(dataDir, 'jobs'))).sort()

@@ -63,12 +63,12 @@ function tenantCapsSuite(start: StartJobsApp, mode: 'embedded' | 'redis') {
     }
     const keys = (await admin('GET', `/admin/keys?workspace_id=${app.t.workspaceId}`)).body
       .data as unknown as {
-      keys: { id: string }[]
+      data: { id: string }[]
     }
-    expect(keys.keys).toHaveLength(4)
+    expect(keys.data).toHaveLength(4)
     // rotation makes a key too, so it is refused while full
-    expect((await admin('POST', `/admin/keys/${keys.keys[1]!.id}/rotate`, {})).status).toBe(409)
-    expect((await admin('POST', `/admin/keys/${keys.keys[1]!.id}/revoke`)).status).toBe(200)
+    expect((await admin('POST', `/admin/keys/${keys.data[1]!.id}/rotate`, {})).status).toBe(409)
+    expect((await admin('POST', `/admin/keys/${keys.data[1]!.id}/revoke`)).status).toBe(200)
     expect((await admin('POST', '/admin/keys', { workspace_id: app.t.workspaceId })).status).toBe(200)
     expect((await admin('POST', '/admin/keys', { workspace_id: app.t.workspaceId })).status).toBe(409)
   })

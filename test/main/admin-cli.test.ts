@@ -107,6 +107,7 @@ describe('admin CLI', () => {
       [['keys', 'revoke', 'a', 'b'], /keys revoke: expected <key_id>, got a b/],
       [['keys', 'create', '--workspace'], /--workspace: a value is required/],
       [['workspaces', 'delete', 'ws_x'], /unknown command: workspaces delete ws_x/],
+      [['workspaces', 'list', '--limit', '101'], /--limit: expected a whole number from 1 to 100/],
     ]
     for (const [args, message] of cases) {
       const r = await cli(args, { ADMIN_URL: adminUrl })
@@ -142,7 +143,9 @@ describe('admin CLI', () => {
     const port = await closedPort()
     const r = await cli(['workspaces', 'list'], { ADMIN_URL: `http://127.0.0.1:${port}` })
     expect(r.code).toBe(3)
-    expect(r.stderr).toBe(`admin: cannot reach http://127.0.0.1:${port}/admin/workspaces: ECONNREFUSED\n`)
+    expect(r.stderr).toBe(
+      `admin: cannot reach http://127.0.0.1:${port}/admin/workspaces?limit=100: ECONNREFUSED\n`,
+    )
   })
 
   it('runs commands against the admin API; a server refusal is its error on stderr, exit 1', async () => {
@@ -166,7 +169,7 @@ describe('admin CLI', () => {
     )
     expect(key.code).toBe(0)
     expect(JSON.parse(key.stdout).key).toMatch(/^anvil_live_/)
-    const list = JSON.parse((await cli(['keys', 'list', id], env)).stdout).keys
+    const list = JSON.parse((await cli(['keys', 'list', id], env)).stdout).data
     expect(list[0]).toMatchObject({
       families: ['hash', 'jwt'],
       monthly_quota: 100,
@@ -185,5 +188,26 @@ describe('admin CLI', () => {
     })
     expect(wrongToken.code).toBe(1)
     expect(wrongToken.stderr).toMatch(/ERR_UNAUTHORIZED/)
+  }, 60_000)
+
+  it('list commands page through every page, or give one page with --limit/--starting-after', async () => {
+    const env = { ADMIN_URL: adminUrl }
+    for (let i = 0; i < 105; i++) await t.runtime.store.createWorkspace({ name: `many-${i}`, plan: 'free' })
+    const total = (await t.runtime.store.listWorkspaces()).length
+    const all = JSON.parse((await cli(['workspaces', 'list'], env)).stdout)
+    expect(all.has_more).toBe(false)
+    expect(all.data).toHaveLength(total)
+    expect(new Set(all.data.map((w: { id: string }) => w.id)).size).toBe(total)
+    const one = JSON.parse((await cli(['workspaces', 'list', '--limit', '2'], env)).stdout)
+    expect(one.has_more).toBe(true)
+    expect(one.data.map((w: { id: string }) => w.id)).toEqual(
+      all.data.slice(0, 2).map((w: { id: string }) => w.id),
+    )
+    const next = JSON.parse(
+      (await cli(['workspaces', 'list', '--limit', '2', '--starting-after', one.data[1].id], env)).stdout,
+    )
+    expect(next.data.map((w: { id: string }) => w.id)).toEqual(
+      all.data.slice(2, 4).map((w: { id: string }) => w.id),
+    )
   }, 60_000)
 })

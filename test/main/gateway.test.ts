@@ -65,7 +65,7 @@ describe('the server process', () => {
         JSON.parse(
           (await run(process.execPath, ['src/main/admin-cli.ts', ...args], { cwd: ROOT, env })).stdout,
         )
-      const [ws] = (await cli('workspaces', 'list')).workspaces
+      const [ws] = (await cli('workspaces', 'list')).data
       expect(ws.plan).toBe('free')
       const key = await cli('keys', 'create', '--workspace', ws.id, '--name', 'cli', '--families', 'hash')
       expect(key.key).toMatch(/^anvil_live_/)

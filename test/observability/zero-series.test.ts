@@ -64,9 +64,9 @@ describe('series initialised at zero at boot', () => {
     }
     // an operation that never leaves the event loop has no pool series
     expect(
-      sampleValue(samples, 'anvil_pool_tasks_total', { pool: 'free', op: 'id.uuid', outcome: 'ok' }),
+      sampleValue(samples, 'anvil_pool_tasks_total', { pool: 'free', op: 'time.timestamp', outcome: 'ok' }),
     ).toBe(undefined)
-    expect(sampleValue(samples, 'anvil_dispatch_total', { op: 'id.uuid', mode: 'inline' })).toBe(0)
+    expect(sampleValue(samples, 'anvil_dispatch_total', { op: 'time.timestamp', mode: 'inline' })).toBe(0)
   })
 
   it('job submissions, failures and durations per operation', () => {

@@ -54,6 +54,16 @@ describe('bench report', () => {
     expect(md).toContain('(../../docs/operations.md#benchmark-report)')
   })
 
+  it('says whether other work loaded the machine during the run (issue 18)', () => {
+    const busy = reportMarkdown(OUTCOMES, { ...INFO, load: { averages: [9.1, 8.04, 7.5], cores: 2 } })
+    expect(busy).toContain(
+      'Load average (1 / 5 / 15 min) at the end of the run: 9.1 / 8.0 / 7.5 on 2 cores: the machine was loaded',
+    )
+    const quiet = reportMarkdown(OUTCOMES, { ...INFO, load: { averages: [0.5, 0.4, 0.3], cores: 2 } })
+    expect(quiet).toContain('at the end of the run: 0.5 / 0.4 / 0.3 on 2 cores.\n')
+    expect(reportMarkdown(OUTCOMES, INFO)).not.toContain('Load average')
+  })
+
   it('lists every figure with its unit and p99, escaping table syntax', () => {
     const md = reportMarkdown(OUTCOMES, INFO)
     expect(md).toContain('| Anvil gateway | 18,600 | req/s | 5.25 ms |')

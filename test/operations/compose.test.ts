@@ -259,6 +259,10 @@ describe('Dockerfile', () => {
     expect(existsSync(join(ROOT, cmd[1]!))).toBe(true)
   })
 
+  it('fixes the glibc mmap threshold so large freed buffers go back to the OS (bench/diff-memory.ts)', () => {
+    expect(dockerfile).toMatch(/^ENV MALLOC_MMAP_THRESHOLD_=131072$/m)
+  })
+
   it('keeps secrets, local data and development files out of the build context', () => {
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n')
     for (const p of ['.git', '.data', 'node_modules', 'test']) expect(ignored).toContain(p)

@@ -362,5 +362,74 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
         daily: {},
       })
     })
+
+    it('pages workspaces and keys newest first, with has_more and a cursor; an unknown cursor is undefined', async () => {
+      const s = await open()
+      const made: string[] = []
+      for (let i = 0; i < 7; i++) {
+        // two per millisecond: ties in creation time are ordered by id, the same on every store
+        if (i % 2 === 0) now += 1
+        made.push((await s.createWorkspace({ name: `w${i}`, plan: 'free' })).id)
+      }
+      const expected = [...(await s.listWorkspaces())]
+        .sort((a, b) =>
+          a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+        )
+        .map((w) => w.id)
+      expect(new Set(expected)).toEqual(new Set(made))
+      const seen: string[] = []
+      let after: string | undefined
+      for (;;) {
+        const page = await s.pageWorkspaces({ limit: 3, startingAfter: after })
+        expect(page).toBeDefined()
+        seen.push(...page!.data.map((w) => w.id))
+        if (!page!.has_more) break
+        expect(page!.data).toHaveLength(3)
+        after = page!.data.at(-1)!.id
+      }
+      expect(seen).toEqual(expected)
+      expect((await s.pageWorkspaces({ limit: 100 }))!.has_more).toBe(false)
+      expect(await s.pageWorkspaces({ limit: 3, startingAfter: 'ws_nope' })).toBeUndefined()
+
+      const ws = made[0]!
+      const keys: string[] = []
+      for (let i = 0; i < 5; i++) {
+        now += 1
+        keys.push((await newKey(s, ws)).record.id)
+      }
+      const first = await s.pageKeys(ws, { limit: 2 })
+      expect(first!.data.map((k) => k.id)).toEqual([keys[4], keys[3]])
+      expect(first!.has_more).toBe(true)
+      const rest = await s.pageKeys(ws, { limit: 10, startingAfter: keys[3] })
+      expect(rest!.data.map((k) => k.id)).toEqual([keys[2], keys[1], keys[0]])
+      expect(rest!.has_more).toBe(false)
+      expect(rest!.data[0]).toEqual(await s.getKey(keys[2]!))
+      // another workspace's key is not a cursor of this list
+      const other = await newKey(s, made[1]!)
+      expect(await s.pageKeys(ws, { limit: 2, startingAfter: other.record.id })).toBeUndefined()
+      expect(await s.pageKeys('ws_empty', { limit: 2 })).toEqual({ data: [], has_more: false })
+    })
+
+    it('idempotency records: the first begin takes the key, later ones see it; finish keeps, release frees', async () => {
+      const s = await open()
+      expect(await s.idempotencyBegin('rec-1', 'fp-a', 60_000)).toBeUndefined()
+      expect(await s.idempotencyBegin('rec-1', 'fp-b', 60_000)).toEqual({
+        fingerprint: 'fp-a',
+        state: 'running',
+      })
+      await s.idempotencyFinish('rec-1', { fingerprint: 'fp-a', state: 'done', response: 'sealed' }, 60)
+      expect(await s.idempotencyBegin('rec-1', 'fp-a', 60_000)).toEqual({
+        fingerprint: 'fp-a',
+        state: 'done',
+        response: 'sealed',
+      })
+      await s.idempotencyRelease('rec-1')
+      expect(await s.idempotencyBegin('rec-1', 'fp-c', 60_000)).toBeUndefined()
+      // concurrent first requests: exactly one takes the key
+      const racing = await Promise.all(
+        Array.from({ length: 8 }, () => s.idempotencyBegin('rec-2', 'fp', 60_000)),
+      )
+      expect(racing.filter((r) => r === undefined)).toHaveLength(1)
+    })
   })
 }

@@ -7,7 +7,8 @@ import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-se
 
 // The Lua limiter must admit exactly what the embedded limiter admits, with the same headers and
 // counters: random limits, random request timings (including fractional milliseconds and a month
-// boundary in the middle), two keys sharing one workspace, decisions compared one by one.
+// boundary in the middle), two keys sharing one workspace, charged and rate-only calls mixed, decisions
+// compared one by one.
 const step = fc.record({
   advance: fc.oneof(
     fc.constant(0),
@@ -17,6 +18,8 @@ const step = fc.record({
   key: fc.constantFrom('key_a', 'key_b'),
   // requests sent together at this instant
   burst: fc.integer({ min: 1, max: 4 }),
+  // a job status poll: rate limits only, no quota, no usage (route config charge: 'rate-only')
+  rateOnly: fc.boolean(),
 })
 const scenario = fc.record({
   keyRate: fc.integer({ min: 1, max: 9 }),
@@ -57,6 +60,7 @@ describeRedis('Redis limiter vs embedded limiter', () => {
             workspaceRatePerSecond: s.workspaceRate,
             monthlyQuota: s.monthlyQuota,
             keyMonthlyQuota: st.key === 'key_a' ? s.keyQuota : null,
+            ...(st.rateOnly ? { rateOnly: true } : {}),
           }
           const fromRedis = await Promise.all(Array.from({ length: st.burst }, () => redis.consume(req)))
           const fromMemory = await Promise.all(Array.from({ length: st.burst }, () => memory.consume(req)))

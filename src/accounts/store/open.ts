@@ -2,7 +2,6 @@ import type { Config } from '../../config.ts'
 import { redisTarget } from '../../store/open.ts'
 import type { RedisObserver } from '../../store/redis/instrument.ts'
 import { MemoryAccountStore } from './memory.ts'
-import { RedisAccountStore } from './redis.ts'
 import type { AccountStore } from './types.ts'
 
 export interface OpenAccountStoreOptions {
@@ -18,6 +17,8 @@ export async function openAccountStore(
 ): Promise<AccountStore> {
   const target = redisTarget(config)
   if (target) {
+    // loaded only when Redis is configured (issue 18: RSS at rest)
+    const { RedisAccountStore } = await import('./redis.ts')
     return RedisAccountStore.open({
       target,
       policy: { commandTimeoutMs: config.redisCommandTimeoutMs },

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AppError } from '../../errors.ts'
 import { createApiKey, type KeyOutcome, publicKey, revokeApiKey, rotateApiKey } from '../../keys/service.ts'
 import { defineRoute } from '../define-route.ts'
+import { listSchema, pageOrRefuse, pageQueryFields, pageRequest } from '../pagination.ts'
 import { createKeyBody, idParams, keyCreatedSchema, keySchema, rotateBody } from './schemas.ts'
 import type { AdminOptions } from './workspaces.ts'
 
@@ -32,6 +33,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     url: '/admin/keys',
     security: 'admin',
     operationId: 'adminCreateKey',
+    idempotent: true,
     summary: 'Create an API key (the full key is in this response only)',
     tags,
     body: createKeyBody,
@@ -52,11 +54,18 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     url: '/admin/keys',
     security: 'admin',
     operationId: 'adminListKeys',
-    summary: "List a workspace's keys (never the key itself)",
+    summary: "List a workspace's keys, newest first (paginated; never the key itself)",
     tags,
-    querystring: z.strictObject({ workspace_id: z.string().min(1) }),
-    response: z.object({ keys: z.array(keySchema) }),
-    handler: async ({ query }) => ({ keys: (await store.listKeys(query.workspace_id)).map(publicKey) }),
+    querystring: z.strictObject({ workspace_id: z.string().min(1), ...pageQueryFields }),
+    response: listSchema(keySchema, 'Keys'),
+    errors: ['ERR_VALIDATION'],
+    handler: async ({ query }) => {
+      const page = pageOrRefuse(
+        await store.pageKeys(query.workspace_id, pageRequest(query)),
+        query.starting_after,
+      )
+      return { data: page.data.map(publicKey), has_more: page.has_more }
+    },
   })
 
   defineRoute(app, {
@@ -81,6 +90,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     url: '/admin/keys/:id/rotate',
     security: 'admin',
     operationId: 'adminRotateKey',
+    idempotent: true,
     summary: 'Issue a replacement key; the old one lives for grace_seconds (0 = revoked now)',
     tags,
     params: idParams,

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.ts'
 import { effectiveLimits, type PlanTable } from '../../limits/plans.ts'
 import type { Store, Workspace } from '../../store/types.ts'
 import { defineRoute } from '../define-route.ts'
+import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../pagination.ts'
 import { createWorkspaceBody, idParams, patchWorkspaceBody, usageSchema, workspaceSchema } from './schemas.ts'
 
 export interface AdminOptions {
@@ -26,6 +27,7 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     url: '/admin/workspaces',
     security: 'admin',
     operationId: 'adminCreateWorkspace',
+    idempotent: true,
     summary: 'Create a workspace',
     tags,
     body: createWorkspaceBody,
@@ -38,10 +40,15 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     url: '/admin/workspaces',
     security: 'admin',
     operationId: 'adminListWorkspaces',
-    summary: 'List workspaces',
+    summary: 'List workspaces, newest first (paginated)',
     tags,
-    response: z.object({ workspaces: z.array(workspaceSchema) }),
-    handler: async () => ({ workspaces: (await store.listWorkspaces()).map(view) }),
+    querystring: pageQuery,
+    response: listSchema(workspaceSchema, 'Workspaces'),
+    errors: ['ERR_VALIDATION'],
+    handler: async ({ query }) => {
+      const page = pageOrRefuse(await store.pageWorkspaces(pageRequest(query)), query.starting_after)
+      return { data: page.data.map(view), has_more: page.has_more }
+    },
   })
 
   defineRoute(app, {

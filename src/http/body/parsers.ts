@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
+import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
-import { OPERATIONS, parseOpBody } from '../../ops/registry.ts'
+import { parseOpBody } from '../../ops/registry.ts'
 import { readLimitedCallback } from './consume-limited.ts'
 
 export interface BodyParserOptions {
@@ -31,37 +32,41 @@ export function declaredTooLarge(request: FastifyRequest): void {
   if (declared !== undefined && Number(declared) > request.bodyLimit) throw tooLarge(request.bodyLimit)
 }
 
-// For a route whose op runs large bodies on the pool: a large body is handed over unparsed when the op
-// can parse it on the worker.
-function poolBound(request: FastifyRequest): { poolAbove: number; raw: boolean } | undefined {
-  const op = request.routeConfig.op
-  if (!op || !request.auth) return undefined
-  const spec = OPERATIONS[op]
-  return { poolAbove: spec.poolAbove, raw: 'body' in spec && spec.body !== undefined }
-}
-
-// preParsing: a body big enough for the pool gets a place on it before a byte is read
-// (src/exec/admission.ts), at once or after waiting its turn with the body unread; refused with 503 when
-// none came free within the wait. The refusal closes the connection rather than letting Node drain the
-// body: measured under a 16-connection flood of 190 KiB diffs (bench/isolation.ts), draining let the
-// flood push 3x the bytes through the event loop's TLS and tripled paid p99.
-function admissionHook(waitMs: number) {
-  return function admitToPool(
+// preParsing, after the access rule (so the plan is known) and before a byte of the body is read: the
+// request's one execution decision (src/exec/decide.ts), stored on it for the parser, the route and the
+// dispatcher. A JSON body bound for the pool then gets a place on it (src/exec/admission.ts), at once or
+// after waiting its turn with the body unread; refused with 503 when none came free within the wait. The
+// refusal closes the connection rather than letting Node drain the body: measured under a 16-connection
+// flood of 190 KiB diffs (bench/isolation.ts), draining let the flood push 3x the bytes through the event
+// loop's TLS and tripled paid p99.
+function decideHook(waitMs: number) {
+  return function decideAndAdmit(
     request: FastifyRequest,
     reply: FastifyReply,
     payload: RequestPayload,
     done: (err: Error | null, payload?: RequestPayload) => void,
   ): void {
-    const bound = poolBound(request)
-    const json = request.headers['content-type']?.startsWith('application/json') === true
-    const declared = Number(request.headers['content-length'] ?? 0)
-    // small bodies run inline; one over the plan's limit is the parser's to refuse (413) at once
-    if (!bound || !json || declared < bound.poolAbove || declared > request.bodyLimit) {
+    const op = request.routeConfig.op
+    const auth = request.auth
+    if (!op || !auth) {
       done(null, payload)
       return
     }
-    const auth = request.auth!
-    const op = request.routeConfig.op!
+    const contentType = request.headers['content-type']
+    const decision = decideExecution({
+      op,
+      limits: auth.limits,
+      declaredBytes: declaredBodyBytes(request.headers, request.raw.httpVersionMajor),
+      contentType,
+    })
+    request.execution = { ...decision, reservation: null }
+    const json = contentType?.startsWith('application/json') === true
+    // one over the plan's limit is the parser's to refuse (413) at once; other media types its to refuse (415)
+    const over = decision.declaredBytes !== undefined && decision.declaredBytes > request.bodyLimit
+    if (decision.mode !== 'pool' || !json || over) {
+      done(null, payload)
+      return
+    }
     const ctx = { workspaceId: auth.workspace.id, limits: auth.limits }
     const dispatcher = request.server.dispatcher
     const { reservation, admitted } = dispatcher.reserve(ctx, waitMs, op)
@@ -70,7 +75,7 @@ function admissionHook(waitMs: number) {
     // an HTTP/2 body past its deadline gives its place (or its turn) back at once, and is answered 408
     const deadline = request.bodyDeadline
     deadline?.addEventListener('abort', () => dispatcher.cancel(ctx, reservation), { once: true })
-    request.poolReservation = reservation
+    request.execution.reservation = reservation
     admitted.then((ok) => {
       if (ok) return done(null, payload)
       if (deadline?.aborted) return done(deadline.reason as Error)
@@ -102,13 +107,12 @@ function parseJsonBody(
     done(err as Error)
     return
   }
-  readJson(request, payload, poolBound(request), done)
+  readJson(request, payload, done)
 }
 
 function readJson(
   request: FastifyRequest,
   payload: NodeJS.ReadableStream,
-  bound: ReturnType<typeof poolBound>,
   done: (err: Error | null, body?: unknown) => void,
 ): void {
   readLimitedCallback(payload, request.bodyLimit, (err, bytes) => {
@@ -117,8 +121,8 @@ function readJson(
     // hold it to its Content-Length: a short body is an abort (or a lying client), never a whole request
     const declared = request.headers['content-length']
     if (declared !== undefined && Number(declared) !== bytes!.length) return done(truncated(request))
-    request.bodyBytes = bytes!.length
-    if (bound?.raw && bytes!.length >= bound.poolAbove) return done(null, new RawJson(bytes!))
+    // the decision says the worker parses it: handed over as bytes (an empty body is no body, below)
+    if (request.execution?.rawBody && bytes!.length > 0) return done(null, new RawJson(bytes!))
     const text = bytes!.toString('utf8')
     // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
     if (text.length === 0) return done(null, undefined)
@@ -147,9 +151,8 @@ async function passOctetStream(request: FastifyRequest, payload: NodeJS.Readable
 
 async function bodyParsersPlugin(app: FastifyInstance, options: BodyParserOptions): Promise<void> {
   app.decorateRequest('bodyLimit', options.defaultLimit)
-  app.decorateRequest('bodyBytes', 0)
-  app.decorateRequest('poolReservation', null)
-  app.addHook('preParsing', admissionHook(options.admissionWaitMs))
+  app.decorateRequest('execution', null)
+  app.addHook('preParsing', decideHook(options.admissionWaitMs))
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', parseJsonBody)
   app.addContentTypeParser('application/octet-stream', passOctetStream)

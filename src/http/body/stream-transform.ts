@@ -3,18 +3,10 @@ import { constants, type Http2ServerResponse } from 'node:http2'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors.ts'
-
-// One chunk-by-chunk transformation of a raw body (JSON format, base64): each chunk in, the output it
-// completes out (in pieces of bounded size, so that a chunk that expands a lot is not held whole), and
-// whatever is left at the end. Both may throw (an AppError for bad input).
-export interface ChunkStep {
-  write(chunk: Buffer): Iterable<Uint8Array>
-  end(): Uint8Array
-}
+import type { StreamHandle } from '../../exec/stream-run.ts'
+import type { StreamJob, StreamResult } from '../../exec/stream-types.ts'
 
 export interface TransformBodyOptions {
-  // body limit in bytes, enforced on the bytes actually received
-  limit: number
   // output held back before the answer is committed (Infinity: all of it)
   commitAfter: number
   // the answer to break off when an error is found after it started
@@ -25,19 +17,6 @@ export interface TransformBodyOptions {
 // (a client busy uploading reads little; with 1 MiB a 15 MB minify took ~1.4x as long as with 4 MiB, as
 // each side kept waiting on the other's flow control), small enough to keep memory flat.
 const READ_AHEAD = 4 * 1024 * 1024
-
-// The body is read only as fast as the output is taken (the generator runs when the answer asks for
-// more), so memory stays flat whatever the size. Leaving early does not destroy the request: an error
-// found before the answer started must still be answered.
-async function* pieces(source: Readable, step: ChunkStep, limit: number): AsyncGenerator<Uint8Array> {
-  let received = 0
-  for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    received += chunk.length
-    if (received > limit) throw new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit })
-    yield* step.write(chunk)
-  }
-  yield step.end()
-}
 
 // An answer that has started can only be broken off, in a way no client takes for a complete answer:
 // RST_STREAM with INTERNAL_ERROR on HTTP/2 (closing the stream without an error code would look like a
@@ -50,7 +29,7 @@ function breakOff(response: ServerResponse | Http2ServerResponse): void {
 
 async function* resumed(
   head: Uint8Array[],
-  rest: AsyncGenerator<Uint8Array>,
+  rest: AsyncGenerator<Uint8Array, unknown>,
   response: ServerResponse | Http2ServerResponse | undefined,
 ): AsyncGenerator<Uint8Array> {
   yield* head
@@ -62,18 +41,17 @@ async function* resumed(
   }
 }
 
-// Runs a request body through `step`. The status of an HTTP answer goes out with its first byte, so the
-// output is held back until it passes `commitAfter` bytes: when the body ends before that, the whole
-// output is returned and any error before it is thrown, to be answered with its proper status. Past it,
-// a stream is returned and answered as it comes; an error found later can only abort it (Fastify destroys
-// the response: the connection is reset for HTTP/1.1, the stream for HTTP/2), which a client sees as an
-// incomplete answer.
+// Answers the output of a streamed op (src/exec/stream-run.ts: the body goes chunk by chunk to a thread
+// of the plan's pool, which sends the output back only as fast as it is taken). The status of an HTTP
+// answer goes out with its first byte, so the output is held back until it passes `commitAfter` bytes:
+// when the op ends before that, the whole output is returned and any error before it is thrown, to be
+// answered with its proper status. Past it, a stream is returned and answered as it comes; an error found
+// later can only abort it (Fastify destroys the response: the connection is reset for HTTP/1.1, the
+// stream for HTTP/2), which a client sees as an incomplete answer.
 export async function transformBody(
-  source: NodeJS.ReadableStream,
-  step: ChunkStep,
+  rest: AsyncGenerator<Uint8Array, unknown>,
   options: TransformBodyOptions,
 ): Promise<Buffer | Readable> {
-  const rest = pieces(source as Readable, step, options.limit)
   const head: Uint8Array[] = []
   let size = 0
   for (;;) {
@@ -105,29 +83,79 @@ export function declaredLength(request: FastifyRequest): number | undefined {
   return typeof declared === 'string' && /^\d+$/.test(declared) ? Number(declared) : undefined
 }
 
+// Opens the request's stream task on its plan's pool: the client gone (the response closed) ends it.
+export async function openStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: NodeJS.ReadableStream,
+  job: StreamJob,
+  limit: number,
+): Promise<StreamHandle> {
+  const auth = request.auth
+  if (!auth) throw new AppError('ERR_INTERNAL')
+  const gone = new AbortController()
+  reply.raw.once('close', () => gone.abort())
+  try {
+    return await request.server.streams.open(job, body, {
+      workspaceId: auth.workspace.id,
+      limits: auth.limits,
+      limit,
+      signal: gone.signal,
+    })
+  } catch (err) {
+    // refused with its body unread: close the connection rather than let Node drain it (as admission
+    // does for JSON bodies, src/http/body/parsers.ts)
+    if ((err as AppError).code === 'ERR_OVERLOADED' && request.raw.httpVersionMajor === 1) {
+      reply.header('connection', 'close')
+    }
+    throw err
+  }
+}
+
+// Only work that crossed to a pool says where it ran (as src/http/run-op.ts does): known once it is done.
+export function streamTiming(reply: FastifyReply, handle: StreamHandle): void {
+  const t = handle.timing()
+  reply.header(
+    'server-timing',
+    `dispatch;desc="${t.where}", wait;dur=${t.waitMs.toFixed(2)}, run;dur=${t.runMs.toFixed(2)}`,
+  )
+}
+
 // Streams the transformed body back as the raw answer (Accept: application/octet-stream).
 export async function sendTransformed(
   request: FastifyRequest,
   reply: FastifyReply,
   body: NodeJS.ReadableStream,
-  step: ChunkStep,
+  job: StreamJob,
 ): Promise<FastifyReply> {
-  const options = { limit: request.bodyLimit, commitAfter: COMMIT_AFTER, response: reply.raw }
-  const output = await transformBody(body, step, options)
+  const handle = await openStream(request, reply, body, job, request.bodyLimit)
+  const output = await transformBody(handle.output, { commitAfter: COMMIT_AFTER, response: reply.raw })
+  if (Buffer.isBuffer(output)) streamTiming(reply, handle)
   return reply.type('application/octet-stream').send(output)
 }
 
-// The whole transformed body, for an answer that needs it at once (a JSON envelope).
+// The whole transformed body, for an answer that needs it at once (a JSON envelope), and what the op
+// knows about the whole body (warnings, the Base64 variant).
 export async function collectTransformed(
   request: FastifyRequest,
+  reply: FastifyReply,
   body: NodeJS.ReadableStream,
-  step: ChunkStep,
-): Promise<Buffer> {
+  job: StreamJob,
+): Promise<{ output: Buffer; result: StreamResult }> {
   const limit = Math.min(request.bodyLimit, MAX_BUFFERED_BODY)
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) {
     throw new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit })
   }
-  const options = { limit, commitAfter: Number.POSITIVE_INFINITY }
-  return (await transformBody(body, step, options)) as Buffer
+  const handle = await openStream(request, reply, body, job, limit)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  let next = await handle.output.next()
+  while (!next.done) {
+    chunks.push(next.value)
+    size += next.value.length
+    next = await handle.output.next()
+  }
+  streamTiming(reply, handle)
+  return { output: Buffer.concat(chunks, size), result: next.value }
 }

@@ -8,8 +8,10 @@ export const SECURITY = ['apiKey', 'sessionCookie', 'admin', 'none'] as const
 export type Security = (typeof SECURITY)[number]
 
 export interface AccessRule {
-  // throws the refusal (an AppError); returns when the request may go on
-  check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  // throws the refusal (an AppError) or rejects with it; returns (or resolves) when the request may go on.
+  // A rule that can decide at once returns undefined: no promise on the hot path (the apiKey rule on a
+  // cached key and the embedded store)
+  check: (request: FastifyRequest, reply: FastifyReply) => undefined | Promise<void>
   // what else a route declaring this rule must declare (apiKey: its family); a message fails the boot
   validate?: (route: RouteOptions) => string | undefined
 }
@@ -81,15 +83,23 @@ async function accessPlugin(app: FastifyInstance): Promise<void> {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, security })
   })
 
-  app.addHook('onRequest', async function enforceAccess(request, reply) {
+  // callback-style: a rule that decided synchronously costs no promise (see AccessRule.check)
+  app.addHook('onRequest', function enforceAccess(request, reply, done) {
     // routeConfig is request.routeOptions.config, read once by the request-context hook before this one
     const security = (request.routeConfig ?? request.routeOptions.config).security
-    if (security === 'none') return
+    if (security === 'none') return done()
     // the not-found handler: it answers 404 (or 405) and reaches nothing
-    if (security === undefined && request.is404) return
+    if (security === undefined && request.is404) return done()
     const rule = security && rules.get(security)
-    if (!rule) throw refuseUndeclared()
-    await rule.check(request, reply)
+    if (!rule) return done(refuseUndeclared())
+    let pending: undefined | Promise<void>
+    try {
+      pending = rule.check(request, reply)
+    } catch (err) {
+      return done(err as Error)
+    }
+    if (pending === undefined) return done()
+    pending.then(() => done(), done)
   })
 }
 

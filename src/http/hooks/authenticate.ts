@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
-import type { KeyVerifier } from '../../keys/verify.ts'
+import type { KeyVerification, KeyVerifier } from '../../keys/verify.ts'
 import { effectiveLimits, type PlanLimits, type PlanTable } from '../../limits/plans.ts'
 import { batchedChild } from '../../observability/batched-counter.ts'
 import type { Metrics } from '../../observability/metrics.ts'
@@ -45,18 +45,29 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   const cacheMiss = batchedChild(metrics.keyCache, { result: 'miss' })
 
   // the `apiKey` access rule: the access hook (src/http/hooks/access.ts) calls this on every route that
-  // declares it, with the family the route declared beside it
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const config = request.routeConfig
-    const family = config.family
+  // declares it, with the family the route declared beside it. Synchronous (undefined) when the key is in
+  // the cache and the store decides in memory; a promise only when the store must be asked.
+  function authenticate(request: FastifyRequest, reply: FastifyReply): undefined | Promise<void> {
+    const family = request.routeConfig.family
     if (!family) throw new AppError('ERR_KEY_SCOPE', 'This route declares no family.')
     const raw = bearer(request.headers.authorization)
-    let result: Awaited<ReturnType<KeyVerifier['verify']>>
-    try {
-      result = await verifier.verify(raw, request.ip)
-    } catch {
-      throw storeUnavailable()
-    }
+    const known = verifier.verifyNow(raw, request.ip)
+    if (known !== undefined) return admit(request, reply, family, known)
+    return verifier.verify(raw, request.ip).then(
+      (result) => admit(request, reply, family, result),
+      () => {
+        throw storeUnavailable()
+      },
+    )
+  }
+
+  // the key's verification → its scope → the plan's limits → the one limit decision
+  function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    family: string,
+    result: KeyVerification,
+  ): undefined | Promise<void> {
     ;(result.cached ? cacheHit : cacheMiss).inc()
     if (!result.valid) {
       metrics.authFailures.inc({ reason: result.reason })
@@ -71,7 +82,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
         family,
       })
     }
-    if (config.paidOnly && workspace.plan === 'free') {
+    if (request.routeConfig.paidOnly && workspace.plan === 'free') {
       metrics.authFailures.inc({ reason: 'scope' })
       throw new AppError('ERR_KEY_SCOPE', `The ${family} family needs a paid plan.`, { family, plan: 'free' })
     }
@@ -82,8 +93,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     }
     const binary = request.headers['content-type']?.startsWith('application/octet-stream') === true
     request.bodyLimit = binary ? limits.max_binary_bytes : limits.max_json_bytes
-
-    await charger.charge(request, reply, { key, workspace, limits })
+    return charger.charge(request, reply, { key, workspace, limits })
   }
   app.access.provide('apiKey', {
     check: authenticate,

@@ -2,14 +2,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors.ts'
 import { rateLimitHeaders } from '../../limits/headers.ts'
 import type { Metrics } from '../../observability/metrics.ts'
-import type { Store } from '../../store/types.ts'
+import type { ConsumeRequest, LimitDecision, Store } from '../../store/types.ts'
 import type { AuthContext } from '../fastify-augment.ts'
 import { storeUnavailable } from './store-unavailable.ts'
 
 export interface LimitCharger {
   // one store call: both per-second limits and both monthly quotas decided and charged together; sets the
-  // RateLimit headers and throws the 429 refusal
-  charge(request: FastifyRequest, reply: FastifyReply, who: Omit<AuthContext, 'decision'>): Promise<void>
+  // RateLimit headers and throws (or rejects with) the 429 refusal. undefined when decided synchronously
+  // (the embedded store): no promise on the request path
+  charge(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: Omit<AuthContext, 'decision'>,
+  ): undefined | Promise<void>
   // onResponse: the gateway's own failures (any 5xx: overload, store unavailable, internal error) are not
   // the customer's to pay for, so what charge() took is given back (docs/decisions.md). Callback-style and
   // synchronous on the success path (no promise per response); the store is called only for a 5xx.
@@ -17,34 +22,56 @@ export interface LimitCharger {
 }
 
 export function limitCharger(store: Store, metrics: Metrics): LimitCharger {
+  function rethrowUnavailable(): never {
+    throw storeUnavailable()
+  }
+
+  // the decision → request.auth, the RateLimit headers, and the 429 when refused
+  function apply(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: Omit<AuthContext, 'decision'>,
+    decision: LimitDecision,
+  ): undefined {
+    request.auth = { key: who.key, workspace: who.workspace, limits: who.limits, decision }
+    const headers = rateLimitHeaders(decision)
+    reply.header('ratelimit-policy', headers.policy)
+    reply.header('ratelimit', headers.state)
+    if (!decision.allowed) {
+      const quota = decision.reason === 'quota' || decision.reason === 'key_quota'
+      metrics.limitRefusals.inc({ reason: quota ? 'quota' : 'rate', plan: who.workspace.plan })
+      reply.header('retry-after', String(decision.retryAfter))
+      throw new AppError(quota ? 'ERR_QUOTA_EXCEEDED' : 'ERR_RATE_LIMITED', undefined, {
+        policy: decision.reason,
+        retry_after_seconds: decision.retryAfter,
+      })
+    }
+    return undefined
+  }
+
   return {
-    async charge(request, reply, { key, workspace, limits }) {
-      let decision: Awaited<ReturnType<Store['consume']>>
-      try {
-        decision = await store.consume({
-          workspaceId: workspace.id,
-          keyId: key.id,
-          keyRatePerSecond: limits.key_rate_per_second,
-          workspaceRatePerSecond: limits.workspace_rate_per_second,
-          monthlyQuota: limits.monthly_quota,
-          keyMonthlyQuota: key.monthly_quota,
-        })
-      } catch {
-        throw storeUnavailable()
+    charge(request, reply, who) {
+      const { key, workspace, limits } = who
+      const req: ConsumeRequest = {
+        workspaceId: workspace.id,
+        keyId: key.id,
+        keyRatePerSecond: limits.key_rate_per_second,
+        workspaceRatePerSecond: limits.workspace_rate_per_second,
+        monthlyQuota: limits.monthly_quota,
+        keyMonthlyQuota: key.monthly_quota,
+        // job status polls and other reads of what was already paid for (route config `charge`)
+        rateOnly: request.routeConfig.charge === 'rate-only',
       }
-      request.auth = { key, workspace, limits, decision }
-      const headers = rateLimitHeaders(decision)
-      reply.header('ratelimit-policy', headers.policy)
-      reply.header('ratelimit', headers.state)
-      if (!decision.allowed) {
-        const quota = decision.reason === 'quota' || decision.reason === 'key_quota'
-        metrics.limitRefusals.inc({ reason: quota ? 'quota' : 'rate', plan: workspace.plan })
-        reply.header('retry-after', String(decision.retryAfter))
-        throw new AppError(quota ? 'ERR_QUOTA_EXCEEDED' : 'ERR_RATE_LIMITED', undefined, {
-          policy: decision.reason,
-          retry_after_seconds: decision.retryAfter,
-        })
+      if (store.consumeNow) {
+        let decision: LimitDecision
+        try {
+          decision = store.consumeNow(req)
+        } catch {
+          throw storeUnavailable()
+        }
+        return apply(request, reply, who, decision)
       }
+      return store.consume(req).then((decision) => apply(request, reply, who, decision), rethrowUnavailable)
     },
 
     refundOwnFailure(request, reply, done) {

@@ -10,11 +10,13 @@ export interface CorsOptions {
   crossOrigin: (path: string) => boolean
 }
 
-// Headers a browser may send on a cross-origin call (beyond the CORS-safelisted ones).
-const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Request-Id'
+// Headers a browser may send on a cross-origin call (beyond the CORS-safelisted ones); the W3C trace
+// context ones let a traced web page continue its trace here.
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Request-Id, Traceparent, Tracestate'
 // Response headers a cross-origin page may read (the safelisted ones, Content-Type etc., always are).
 const EXPOSE_HEADERS =
-  'RateLimit, RateLimit-Policy, Request-Id, Retry-After, Server-Timing, Idempotent-Replayed, Location'
+  'RateLimit, RateLimit-Policy, Request-Id, Retry-After, Server-Timing, Idempotent-Replayed, Location, ' +
+  'Traceresponse'
 // Chromium caps a cached preflight at 2 h (Firefox at 24 h): asking for more buys nothing.
 const MAX_AGE = '7200'
 const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
@@ -46,13 +48,14 @@ async function corsPlugin(app: FastifyInstance, options: CorsOptions): Promise<v
     return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null)
   }
 
-  app.addHook('onRequest', async function cors(request: FastifyRequest, reply: FastifyReply) {
+  // callback-style, like every hook on the hot path: an async hook costs a promise per request
+  app.addHook('onRequest', function cors(request: FastifyRequest, reply: FastifyReply, done) {
     // with no origins configured (the default) an actual request costs this one comparison
-    if (request.method !== 'OPTIONS' && !enabled) return
+    if (request.method !== 'OPTIONS' && !enabled) return done()
     const path = request.url.split('?', 1)[0] ?? '/'
     const origin = request.headers.origin
     if (request.method !== 'OPTIONS') {
-      if (!crossOrigin(path)) return
+      if (!crossOrigin(path)) return done()
       // the answer depends on Origin whenever origins are listed: caches must keep them apart
       if (!any) reply.header('vary', withVary(reply.getHeader('vary'), 'Origin'))
       const allowed = allowOrigin(origin, path)
@@ -60,31 +63,34 @@ async function corsPlugin(app: FastifyInstance, options: CorsOptions): Promise<v
         reply.header('access-control-allow-origin', allowed)
         reply.header('access-control-expose-headers', EXPOSE_HEADERS)
       }
-      return
+      return done()
     }
     // OPTIONS is answered for every path that exists, never with 405; an unknown path stays a 404
     const methods = methodsFor(path)
-    if (methods.length === 0) return
+    if (methods.length === 0) return done()
     const allow = [...methods, 'OPTIONS'].join(', ')
     reply.header('allow', allow)
     const preflight = origin !== undefined && request.headers['access-control-request-method'] !== undefined
-    if (!preflight) return reply.code(204).send()
+    // answered here: the remaining hooks and the route never run (done is not called)
+    if (!preflight) return void reply.code(204).send()
     if (!any) reply.header('vary', 'Origin')
     const allowed = allowOrigin(origin, path)
     if (!allowed) {
-      throw new AppError(
-        'ERR_CORS_ORIGIN',
-        crossOrigin(path)
-          ? `The origin ${origin} may not call this API from a browser.`
-          : `${path} is not available to other origins.`,
-        { origin },
+      return done(
+        new AppError(
+          'ERR_CORS_ORIGIN',
+          crossOrigin(path)
+            ? `The origin ${origin} may not call this API from a browser.`
+            : `${path} is not available to other origins.`,
+          { origin },
+        ),
       )
     }
     reply.header('access-control-allow-origin', allowed)
     reply.header('access-control-allow-methods', methods.join(', '))
     reply.header('access-control-allow-headers', ALLOW_HEADERS)
     reply.header('access-control-max-age', MAX_AGE)
-    return reply.code(204).send()
+    reply.code(204).send()
   })
 }
 

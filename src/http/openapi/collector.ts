@@ -7,6 +7,8 @@ export interface CollectedRoute {
   url: string
   family: string | undefined
   binary: boolean
+  // the route replays a stored answer for a repeated Idempotency-Key (route config `idempotent`)
+  idempotent: boolean
   body: z.ZodType | undefined
   querystring: z.ZodType | undefined
   params: z.ZodType | undefined
@@ -25,6 +27,7 @@ export function collectRoutes(app: FastifyInstance): CollectedRoute[] {
       url: route.url,
       family: route.config?.family,
       binary: route.config?.binary === true,
+      idempotent: (route.config as { idempotent?: unknown } | undefined)?.idempotent === true,
       body: schema.body,
       querystring: schema.querystring,
       params: schema.params,

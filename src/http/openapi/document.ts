@@ -1,37 +1,44 @@
-import { z } from 'zod'
 import { ERRORS, type ErrorCode } from '../../errors.ts'
 import type { CollectedRoute } from './collector.ts'
-import { API_DESCRIPTION } from './description.ts'
+import { type DocExample, routeOf } from './examples.ts'
+import { HEADERS, responseHeaders } from './headers.ts'
+import {
+  ComponentSchemas,
+  type JsonSchema,
+  pascal,
+  pruneComponents,
+  resolve,
+  rewriteRefs,
+} from './schemas.ts'
 
-type JsonSchema = Record<string, unknown>
-
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema
-  delete out.$schema
-  return out
-}
-
-const errorSchema: JsonSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['type', 'message', 'code'],
-      properties: {
-        type: {
-          type: 'string',
-          enum: [
-            'invalid_request',
-            'authentication_error',
-            'permission_error',
-            'rate_limit_error',
-            'api_error',
-          ],
+const ERROR_SCHEMAS: Record<string, JsonSchema> = {
+  ErrorCode: {
+    type: 'string',
+    enum: Object.keys(ERRORS),
+    description: 'Stable error codes (the table in docs/api.md); new codes may be added',
+  },
+  ErrorType: {
+    type: 'string',
+    enum: ['invalid_request', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'],
+  },
+  Error: {
+    type: 'object',
+    description: 'The error envelope of every failed request',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['type', 'message', 'code'],
+        properties: {
+          type: { $ref: '#/components/schemas/ErrorType' },
+          message: { type: 'string', description: 'For humans; may change' },
+          code: { $ref: '#/components/schemas/ErrorCode' },
+          details: {
+            type: 'object',
+            additionalProperties: true,
+            description: 'What to point at: issues[] with path and message, limits, supported values, ...',
+          },
         },
-        message: { type: 'string' },
-        code: { type: 'string', enum: Object.keys(ERRORS) },
-        details: { type: 'object', additionalProperties: true },
       },
     },
   },
@@ -51,10 +58,15 @@ const BODY_ERRORS: ErrorCode[] = [
   'ERR_PAYLOAD_TOO_LARGE',
   'ERR_UNSUPPORTED_MEDIA_TYPE',
 ]
+const ADMIN_ERRORS: ErrorCode[] = ['ERR_UNAUTHORIZED']
 
-function errorResponses(route: CollectedRoute): Record<string, unknown> {
+const OCTETS = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } }
+
+function errorCodes(route: CollectedRoute): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...(route.doc.errors ?? [])])
-  if (route.family) for (const c of KEYED_ERRORS) codes.add(c)
+  const security = securityOf(route)
+  if (security === 'apiKey') for (const c of KEYED_ERRORS) codes.add(c)
+  if (security === 'admin') for (const c of ADMIN_ERRORS) codes.add(c)
   if (route.body) for (const c of BODY_ERRORS) codes.add(c)
   if (route.querystring || route.params) codes.add('ERR_VALIDATION')
   const byStatus = new Map<number, ErrorCode[]>()
@@ -62,101 +74,229 @@ function errorResponses(route: CollectedRoute): Record<string, unknown> {
     const status = ERRORS[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
-  const out: Record<string, unknown> = {}
-  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[String(status)] = {
-      description: list.join(', '),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    }
-  }
-  return out
+  return new Map([...byStatus].sort((a, b) => a[0] - b[0]))
 }
 
-function parameters(route: CollectedRoute): unknown[] {
-  const params: unknown[] = []
-  for (const [where, schema] of [
-    ['path', route.params],
-    ['query', route.querystring],
-  ] as const) {
-    if (!schema) continue
-    const json = toSchema(schema, 'input')
-    const props = (json.properties ?? {}) as Record<string, JsonSchema>
-    const required = new Set((json.required as string[] | undefined) ?? [])
-    for (const [name, s] of Object.entries(props)) {
-      params.push({ name, in: where, required: where === 'path' || required.has(name), schema: s })
-    }
-  }
-  return params
+function securityOf(route: CollectedRoute): string {
+  return route.doc.security ?? (route.family ? 'apiKey' : 'none')
 }
 
-// OpenAPI 3.1, generated from the same zod schemas that validate requests.
-export function buildOpenApi(routes: CollectedRoute[], version: string): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {}
+// an example's answer as documentation: the volatile markers stay, they read as "some id"
+function exampleName(example: DocExample, index: number): string {
+  const slug = example.summary
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 48)
+  return slug || `example-${index + 1}`
+}
+
+function isErrorAnswer(response: unknown): response is { error: { code: ErrorCode } } {
+  const code = (response as { error?: { code?: unknown } } | null)?.error?.code
+  return typeof code === 'string' && code in ERRORS
+}
+
+export interface DocumentOptions {
+  title: string
+  version: string
+  description: string
+  examples: readonly DocExample[]
+}
+
+// OpenAPI 3.1, generated from the same zod schemas that validate requests, with the examples of
+// docs/examples/ and the response headers each answer carries.
+export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions): Record<string, unknown> {
+  const components = new ComponentSchemas()
+  const byOperation = new Map<string, { example: DocExample; params: Record<string, string> }[]>()
+  for (const example of options.examples) {
+    const match = routeOf(routes, example)
+    if (!match) continue
+    const list = byOperation.get(match.route.doc.operationId) ?? []
+    list.push({ example, params: { ...match.params, ...Object.fromEntries(match.query) } })
+    byOperation.set(match.route.doc.operationId, list)
+  }
+
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {}
+  const parameterSchemas: {
+    op: Record<string, unknown>
+    route: CollectedRoute
+    values: Record<string, string>
+  }[] = []
   for (const route of routes) {
-    const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}')
+    const name = pascal(route.doc.operationId)
+    const examples = byOperation.get(route.doc.operationId) ?? []
+    const security = securityOf(route)
+    const keyed = security === 'apiKey'
+    const idempotent = route.idempotent
+    const status = route.doc.status ?? 200
+
+    const success: Record<string, unknown> = {
+      schema: {
+        type: 'object',
+        required: ['ok', 'data'],
+        properties: {
+          ok: { const: true },
+          data: components.ref(route.doc.response, 'output', `${name}Result`),
+        },
+      },
+    }
+    const answers = examples.filter((e) => !isErrorAnswer(e.example.response))
+    if (answers.length > 0) {
+      success.examples = Object.fromEntries(
+        answers.map(({ example }, i) => [
+          exampleName(example, i),
+          { summary: example.summary, value: example.response },
+        ]),
+      )
+    }
+    const responses: Record<string, unknown> = {
+      [String(status)]: {
+        description: route.doc.summary,
+        headers: responseHeaders({ status, keyed, idempotent }),
+        content: {
+          'application/json': success,
+          ...(route.doc.binaryResponse ? { 'application/octet-stream': OCTETS } : {}),
+        },
+      },
+    }
+    for (const [code, list] of errorCodes(route)) {
+      const failures = examples.filter(
+        (e) => isErrorAnswer(e.example.response) && ERRORS[e.example.response.error.code].status === code,
+      )
+      const content: Record<string, unknown> = { schema: { $ref: '#/components/schemas/Error' } }
+      if (failures.length > 0) {
+        content.examples = Object.fromEntries(
+          failures.map(({ example }, i) => [
+            exampleName(example, i),
+            { summary: example.summary, value: example.response },
+          ]),
+        )
+      }
+      responses[String(code)] = {
+        description: list.join(', '),
+        headers: responseHeaders({ status: code, keyed, idempotent: false }),
+        content: { 'application/json': content },
+      }
+    }
+
     const op: Record<string, unknown> = {
       operationId: route.doc.operationId,
       summary: route.doc.summary,
+      // the route's own words, else the first example's
+      description: route.doc.description ?? (examples[0]?.example.summary || route.doc.summary),
       tags: route.doc.tags,
-      parameters: parameters(route),
-      responses: {
-        [String(route.doc.status ?? 200)]: {
-          description: 'Success',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['ok', 'data'],
-                properties: { ok: { const: true }, data: toSchema(route.doc.response, 'output') },
-              },
-            },
-            ...(route.doc.binaryResponse
-              ? {
-                  'application/octet-stream': {
-                    schema: { type: 'string', contentMediaType: 'application/octet-stream' },
-                  },
-                }
-              : {}),
-          },
-        },
-        ...errorResponses(route),
-      },
+      parameters: [],
+      responses,
     }
-    if (route.doc.description) op.description = route.doc.description
     if (route.body) {
-      const content: Record<string, unknown> = {
-        'application/json': { schema: toSchema(route.body, 'input') },
+      const json: Record<string, unknown> = { schema: components.ref(route.body, 'input', `${name}Request`) }
+      const sent = examples.filter((e) => e.example.body !== undefined && isJson(e.example.body))
+      if (sent.length > 0) {
+        json.examples = Object.fromEntries(
+          sent.map(({ example }, i) => [
+            exampleName(example, i),
+            { summary: example.summary, value: JSON.parse(example.body!) },
+          ]),
+        )
       }
-      if (route.binary) {
-        content['application/octet-stream'] = {
-          schema: { type: 'string', contentMediaType: 'application/octet-stream' },
-        }
-      }
+      const content: Record<string, unknown> = { 'application/json': json }
+      if (route.binary) content['application/octet-stream'] = OCTETS
       op.requestBody = { required: true, content }
     }
-    const security = route.doc.security ?? (route.family ? 'apiKey' : 'none')
     op.security = security === 'none' ? [] : [{ [security]: [] }]
+    parameterSchemas.push({ op, route, values: examples[0]?.params ?? {} })
+    const path = route.url.replace(/:([A-Za-z_]+)/g, '{$1}')
     paths[path] ??= {}
     paths[path][route.method.toLowerCase()] = op
   }
-  return {
+
+  // query and path schemas are flattened into parameters once every schema has its component
+  const refs = parameterSchemas.map(({ route }) => ({
+    path: route.params && components.ref(route.params, 'input', `${pascal(route.doc.operationId)}Path`),
+    query:
+      route.querystring &&
+      components.ref(route.querystring, 'input', `${pascal(route.doc.operationId)}Query`),
+  }))
+  const { schemas: rendered, inputRefs } = components.render()
+  const all = { ...rendered, ...ERROR_SCHEMAS }
+  parameterSchemas.forEach(({ op, route, values }, i) => {
+    const params: Record<string, unknown>[] = []
+    for (const [where, ref] of [
+      ['path', refs[i]!.path],
+      ['query', refs[i]!.query],
+    ] as const) {
+      if (!ref) continue
+      const json = resolve(rewriteRefs(ref, inputRefs) as JsonSchema, all)
+      const props = (json.properties ?? {}) as Record<string, JsonSchema>
+      const required = new Set((json.required as string[] | undefined) ?? [])
+      for (const [name, schema] of Object.entries(props)) {
+        const { description, ...rest } = schema
+        const param: Record<string, unknown> = {
+          name,
+          in: where,
+          required: where === 'path' || required.has(name),
+          schema: rest,
+        }
+        if (typeof description === 'string') param.description = description
+        // a $VARIABLE of the example (a job id, a workspace id) stays as written: it names what to put there
+        if (values[name] !== undefined) param.example = values[name]
+        params.push(param)
+      }
+    }
+    if (route.idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' })
+    op.parameters = params
+    if (op.requestBody) op.requestBody = rewriteRefs(op.requestBody, inputRefs)
+  })
+
+  const securitySchemes = usedSchemes(routes)
+  const document: Record<string, unknown> = {
     openapi: '3.1.0',
-    info: { title: 'Anvil API', version, description: API_DESCRIPTION },
+    info: { title: options.title, version: options.version, description: options.description },
     servers: [{ url: '/' }],
     paths,
-    components: {
-      schemas: { Error: errorSchema },
-      securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'anvil_live_… or anvil_test_… API key' },
-        admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (internal listener only)' },
-        sessionCookie: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: 'anvil_session',
-          description:
-            "Console session (sign in at /console). Every POST also needs the session's X-CSRF-Token header and a same-origin Origin.",
-        },
-      },
-    },
+  }
+  const schemas = pruneComponents(document, all)
+  document.components = {
+    schemas,
+    headers: HEADERS,
+    ...(routes.some((r) => r.idempotent) ? { parameters: { IdempotencyKey: IDEMPOTENCY_KEY } } : {}),
+    securitySchemes,
+  }
+  return document
+}
+
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a create safe to retry: the same key with the same body within 24 h answers the first response ' +
+    'again (with Idempotent-Replayed: true); with another body it is refused.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+}
+
+const SCHEMES: Record<string, unknown> = {
+  apiKey: { type: 'http', scheme: 'bearer', description: 'anvil_live_… or anvil_test_… API key' },
+  admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (internal listener only)' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'anvil_session',
+    description:
+      "Console session (sign in at /console). Every POST also needs the session's X-CSRF-Token header and a same-origin Origin.",
+  },
+}
+
+function usedSchemes(routes: CollectedRoute[]): Record<string, unknown> {
+  const used = new Set(routes.map(securityOf))
+  return Object.fromEntries(Object.entries(SCHEMES).filter(([name]) => used.has(name)))
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
   }
 }

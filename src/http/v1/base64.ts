@@ -1,22 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { base64Decode, base64Encode, describeDecoded } from '../../ops/base64/base64.ts'
-import {
-  createBase64Decoder,
-  decodeBase64,
-  endBase64Decoder,
-  writeBase64Decoder,
-} from '../../ops/base64/decode.ts'
-import { createBase64Encoder, endBase64Encoder, writeBase64Encoder } from '../../ops/base64/stream.ts'
-import {
-  BASE64_VARIANTS,
-  type Base64Variant,
-  DECODE_VARIANTS,
-  type DecodeVariant,
-} from '../../ops/base64/types.ts'
-import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
-import { isReadable, wantsOctets } from '../body/stream-digest.ts'
-import { type ChunkStep, collectTransformed, sendTransformed } from '../body/stream-transform.ts'
+import { describeDecoded } from '../../ops/base64/stream.ts'
+import { BASE64_VARIANTS, DECODE_VARIANTS } from '../../ops/base64/types.ts'
+import { BYTE_ENCODINGS } from '../../ops/types.ts'
+import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { collectTransformed, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 
 const variant = z
@@ -89,32 +77,16 @@ const decodeResult = z.object({
   variant: z.enum(BASE64_VARIANTS).describe('The alphabet used (detected when variant was auto)'),
 })
 
-// Raw bodies are encoded and decoded as they arrive (src/http/body/stream-transform.ts): a raw answer streams
-// back at constant memory up to the plan's binary limit, a JSON answer holds the whole output.
-function encodeStep(variant: Base64Variant, padding: boolean | undefined): ChunkStep {
-  const encoder = createBase64Encoder(variant, padding)
-  return { write: (chunk) => [writeBase64Encoder(encoder, chunk)], end: () => endBase64Encoder(encoder) }
-}
-
-function decodeStep(variant: DecodeVariant, strict: boolean) {
-  const decoder = createBase64Decoder(variant, strict)
-  let resolved: Base64Variant | undefined
-  const step: ChunkStep = {
-    write: (chunk) => [writeBase64Decoder(decoder, chunk)],
-    end: () => {
-      resolved = endBase64Decoder(decoder)
-      return new Uint8Array(0)
-    },
-  }
-  return { step, variant: () => resolved! }
-}
-
+// Raw bodies are encoded and decoded as they arrive, on a thread of the plan's pool
+// (src/exec/stream-run.ts): a raw answer streams back at constant memory up to the plan's binary limit, a
+// JSON answer holds the whole output.
 export async function base64Routes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
     url: '/v1/base64/encode',
     security: 'apiKey',
     family: 'base64',
+    op: 'base64.encode',
     binary: true,
     binaryResponse: true,
     operationId: 'base64Encode',
@@ -130,15 +102,20 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: encodeBody,
     response: encodeResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: async function base64EncodeHandler({ body, query, request, reply }) {
+    handler: async function base64EncodeHandler({ body, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
-      if (isReadable(body)) {
-        const step = encodeStep(query.variant, query.padding)
-        if (raw) return sendTransformed(request, reply, body, step)
-        const output = await collectTransformed(request, body, step)
+      const streamed = streamedBody(request, body)
+      if (streamed) {
+        const job = {
+          kind: 'base64.encode' as const,
+          variant: query.variant,
+          ...(query.padding !== undefined ? { padding: query.padding } : {}),
+        }
+        if (raw) return sendTransformed(request, reply, streamed, job)
+        const { output } = await collectTransformed(request, reply, streamed, job)
         return { output: output.toString('latin1'), variant: query.variant }
       }
-      const result = base64Encode(body)
+      const result = await run('base64.encode', body)
       if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.output, 'latin1'))
       return result
     },
@@ -149,6 +126,7 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     url: '/v1/base64/decode',
     security: 'apiKey',
     family: 'base64',
+    op: 'base64.decode',
     binary: true,
     binaryResponse: true,
     operationId: 'base64Decode',
@@ -165,18 +143,19 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: decodeBody,
     response: decodeResult,
     errors: ['ERR_INVALID_BASE64'],
-    handler: async function base64DecodeHandler({ body, query, request, reply }) {
+    handler: async function base64DecodeHandler({ body, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
-      if (isReadable(body)) {
-        const { step, variant } = decodeStep(query.variant, query.strict)
-        if (raw) return sendTransformed(request, reply, body, step)
-        const bytes = await collectTransformed(request, body, step)
-        return describeDecoded(bytes, variant(), query.output_encoding)
+      const streamed = streamedBody(request, body)
+      if (streamed) {
+        const job = { kind: 'base64.decode' as const, variant: query.variant, strict: query.strict }
+        if (raw) return sendTransformed(request, reply, streamed, job)
+        const { output, result } = await collectTransformed(request, reply, streamed, job)
+        return describeDecoded(output, result.variant!, query.output_encoding)
       }
-      if (!raw) return base64Decode(body)
-      return reply
-        .type('application/octet-stream')
-        .send(decodeBase64(body.input, body.variant, body.strict).bytes)
+      if (!raw) return run('base64.decode', body)
+      // the bytes cross back from the pool as Base64 (a string): turning them into a Buffer is native work
+      const decoded = await run('base64.decode', { ...body, output_encoding: 'base64' })
+      return reply.type('application/octet-stream').send(Buffer.from(decoded.output, 'base64'))
     },
   })
 }

@@ -1,28 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { cronParseBody } from '../../ops/cron/schema.ts'
 import { defineRoute } from '../define-route.ts'
-
-export const cronParseBody = z.strictObject({
-  expression: z
-    .string()
-    .max(1024)
-    .describe(
-      'A cron expression: 5 fields (minute hour day_of_month month day_of_week) or 6 (second first); ' +
-        'ranges, steps, lists, names (JAN, MON), L, L-n, LW, nW, nL, n#k, ?, and @yearly/@annually/@monthly/' +
-        '@weekly/@daily/@midnight/@hourly',
-    ),
-  timezone: z.string().min(1).max(64).default('UTC').describe('IANA time zone the schedule runs in'),
-  count: z.number().int().min(1).max(100).default(5).describe('How many runs to list'),
-  from: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('ISO 8601 instant with an offset (Z or ±HH:MM) to count from, exclusive; default now'),
-  direction: z
-    .enum(['next', 'previous'])
-    .default('next')
-    .describe('"next": runs after `from`, ascending; "previous": runs before it, most recent first'),
-})
 
 const fieldList = z.array(z.number().int())
 
@@ -80,6 +59,7 @@ export async function cronRoutes(app: FastifyInstance): Promise<void> {
     url: '/v1/cron/parse',
     security: 'apiKey',
     family: 'cron',
+    op: 'cron.parse',
     operationId: 'parseCron',
     summary: 'Parse a cron expression, describe it and list its runs',
     description:
@@ -91,8 +71,5 @@ export async function cronRoutes(app: FastifyInstance): Promise<void> {
     body: cronParseBody,
     response: cronParseResult,
     errors: ['ERR_INVALID_CRON', 'ERR_INVALID_TIMEZONE', 'ERR_INVALID_TIMESTAMP'],
-    handler: function parseCronHandler({ body, run }) {
-      return run('cron.parse', body)
-    },
   })
 }

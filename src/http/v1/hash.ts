@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { encodeOutput } from '../../ops/encoding.ts'
-import { ALGORITHMS, algorithmInfo, createHasher } from '../../ops/hash/hash.ts'
-import { algorithmsResult, hashBody, hashQuery, hashResult } from '../../ops/hash/schema.ts'
-import { digestStream, isReadable, wantsOctets } from '../body/stream-digest.ts'
+import {
+  algorithmsResult,
+  hashAlgorithmParam,
+  hashBody,
+  hashQuery,
+  hashResult,
+} from '../../ops/hash/schema.ts'
+import { ALGORITHMS, algorithmInfo, createHasher, encodeOutput } from '../../ops/hash/stream.ts'
+import { digestOnPool, streamedBody, wantsOctets } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
 
 export async function hashRoutes(app: FastifyInstance): Promise<void> {
@@ -24,6 +29,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     url: '/v1/hash/:algorithm',
     security: 'apiKey',
     family: 'hash',
+    op: 'hash',
     binary: true,
     binaryResponse: true,
     operationId: 'hash',
@@ -32,7 +38,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
       'JSON body, or a raw application/octet-stream body hashed as it streams (options from the query string). ' +
       'Send Accept: application/octet-stream for the raw digest bytes.',
     tags: ['Hash'],
-    params: z.object({ algorithm: z.string().max(64) }),
+    params: z.object({ algorithm: hashAlgorithmParam }),
     querystring: hashQuery,
     body: hashBody,
     response: hashResult,
@@ -40,11 +46,17 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     handler: async function hashHandler({ body, params, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
       let result: z.infer<typeof hashResult>
-      if (isReadable(body)) {
+      const streamed = streamedBody(request, body)
+      if (streamed) {
         const info = algorithmInfo(params.algorithm)
-        const hasher = createHasher(info.name, query.length)
-        const size = await digestStream(body, hasher, request.bodyLimit)
-        const digest = hasher.digest()
+        // an unknown algorithm or a misplaced length is refused here, before a byte is read or a thread taken
+        createHasher(info.name, query.length)
+        const job = {
+          kind: 'hash' as const,
+          algorithm: info.name,
+          ...(query.length !== undefined ? { length: query.length } : {}),
+        }
+        const { digest, bytes: size } = await digestOnPool(request, reply, streamed, job)
         if (raw) return reply.type('application/octet-stream').send(digest)
         result = {
           algorithm: info.name,

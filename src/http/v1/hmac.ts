@@ -1,32 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { BYTE_ENCODINGS, DIGEST_ENCODINGS } from '../../ops/encoding.ts'
-import { HMAC_ALGORITHMS } from '../../ops/hmac/hmac.ts'
+import { algorithmField, hmacBody, hmacVerifyBody } from '../../ops/hmac/schema.ts'
+import { DIGEST_ENCODINGS } from '../../ops/types.ts'
 import { defineRoute } from '../define-route.ts'
-
-const algorithmField = z
-  .string()
-  .max(64)
-  .describe(`Hash function, case-insensitive: ${HMAC_ALGORITHMS.join(', ')}`)
-
-const macFields = {
-  input: z.string().describe('The message, in input_encoding'),
-  key: z.string().describe('The secret key, in key_encoding. Never logged or echoed back'),
-  input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
-  key_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
-}
-
-const hmacBody = z.strictObject({ ...macFields, output_encoding: z.enum(DIGEST_ENCODINGS).default('hex') })
-
-const verifyBody = z.strictObject({
-  algorithm: algorithmField,
-  ...macFields,
-  digest: z.string().describe('The expected MAC, in digest_encoding'),
-  digest_encoding: z
-    .enum(DIGEST_ENCODINGS)
-    .default('hex')
-    .describe('Encoding of digest (hex is case-insensitive)'),
-})
 
 const hmacResult = z.object({
   algorithm: z.string().describe('Canonical (lower-case) algorithm name'),
@@ -45,18 +21,16 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
     url: '/v1/hmac/verify',
     security: 'apiKey',
     family: 'hmac',
+    op: 'hmac.verify',
     operationId: 'verifyHmac',
     summary: 'Check an HMAC in constant time',
     description:
       'A digest that decodes but has the wrong length is simply {valid: false}; one that does not decode in ' +
       'digest_encoding is a 400 ERR_INVALID_ENCODING pointing at it.',
     tags: ['HMAC'],
-    body: verifyBody,
+    body: hmacVerifyBody,
     response: verifyResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
-    handler: function verifyHmacHandler({ body, run }) {
-      return run('hmac.verify', body)
-    },
   })
 
   defineRoute(app, {
@@ -64,6 +38,7 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
     url: '/v1/hmac/:algorithm',
     security: 'apiKey',
     family: 'hmac',
+    op: 'hmac',
     operationId: 'hmac',
     summary: 'Compute an HMAC',
     description:

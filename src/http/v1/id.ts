@@ -1,34 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { BYTE_ENCODINGS } from '../../ops/encoding.ts'
-import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from '../../ops/id/nanoid.ts'
-import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS } from '../../ops/id/uuid.ts'
+import { nanoidBody, uuidBody, uuidInspectBody } from '../../ops/id/schema.ts'
 import { defineRoute } from '../define-route.ts'
 
-export const uuidBody = z.strictObject({
-  version: z
-    .literal(UUID_VERSIONS)
-    .default(4)
-    .describe('RFC 9562 version. v7s of one request are strictly increasing; v3/v5 are deterministic.'),
-  count: z.number().int().min(1).max(MAX_UUID_COUNT).default(1).describe('How many (must be 1 for v3/v5)'),
-  namespace: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('v3/v5 only, required there: a UUID, or one of "dns", "url", "oid", "x500" (RFC 9562 §6.6)'),
-  name: z.string().optional().describe('v3/v5 only, required there: the name, in name_encoding'),
-  name_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
-  format: z
-    .enum(UUID_FORMATS)
-    .default('standard')
-    .describe('standard: lower-case 8-4-4-4-12; compact: 32 hex digits; urn: urn:uuid:…; upper: upper-case'),
-})
-
 const uuidResult = z.object({ uuids: z.array(z.string()) })
-
-const inspectBody = z.strictObject({
-  uuid: z.string().describe('8-4-4-4-12 in any case, 32 hex digits, urn:uuid:… or {…}'),
-})
 
 const inspectResult = z.object({
   valid: z
@@ -46,20 +21,6 @@ const inspectResult = z.object({
   node: z.string().optional().describe('v1, v6: the 48-bit node, as aa:bb:cc:dd:ee:ff'),
 })
 
-const nanoidBody = z.strictObject({
-  size: z.number().int().min(NANOID_SIZE.min).max(NANOID_SIZE.max).default(NANOID_SIZE.default),
-  alphabet: z
-    .string()
-    .min(NANOID_ALPHABET.min)
-    .max(NANOID_ALPHABET.max * 2)
-    .optional()
-    .describe(
-      '2–256 distinct characters (code points); default A-Za-z0-9_- (URL-safe). Every character is ' +
-        'equally likely (rejection sampling, no modulo bias).',
-    ),
-  count: z.number().int().min(1).max(MAX_NANOID_COUNT).default(1),
-})
-
 const nanoidResult = z.object({ ids: z.array(z.string()) })
 
 export async function idRoutes(app: FastifyInstance): Promise<void> {
@@ -74,7 +35,7 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     body: uuidBody,
     response: uuidResult,
     errors: ['ERR_INVALID_UUID', 'ERR_INVALID_ENCODING'],
-    handler: ({ body, run }) => run('id.uuid', body),
+    op: 'id.uuid',
   })
 
   defineRoute(app, {
@@ -88,10 +49,10 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
       'A string that is not spelled like a UUID is refused with ERR_INVALID_UUID and the position of the first ' +
       'bad character. Anything spelled like one answers 200, with `valid` saying whether RFC 9562 defines it.',
     tags: ['IDs'],
-    body: inspectBody,
+    body: uuidInspectBody,
     response: inspectResult,
     errors: ['ERR_INVALID_UUID'],
-    handler: ({ body, run }) => run('id.uuid.inspect', body),
+    op: 'id.uuid.inspect',
   })
 
   defineRoute(app, {
@@ -105,6 +66,6 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     body: nanoidBody,
     response: nanoidResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: ({ body, run }) => run('id.nanoid', body),
+    op: 'id.nanoid',
   })
 }

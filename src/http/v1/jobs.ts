@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../errors.ts'
 import { jobBody } from '../../jobs/schema.ts'
-import { JOB_BUDGET_FACTOR, JOB_INPUT_FACTOR, JOB_OPERATIONS } from '../../jobs/types.ts'
-import { jobEnvelope } from '../../jobs/view.ts'
+import { JOB_BUDGET_FACTOR, JOB_INPUT_FACTOR, JOB_OPERATIONS, JOB_STATUSES } from '../../jobs/types.ts'
+import { jobEnvelope, jobView, pollAfterSeconds } from '../../jobs/view.ts'
 import { readLimited } from '../body/consume-limited.ts'
 import { checkCharset, declaredTooLarge } from '../body/parsers.ts'
 import { isReadable } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+import { listSchema, pageOrRefuse, pageQueryFields } from '../pagination.ts'
+import { typedJobView } from './job-view.ts'
 
-const STATUSES = ['queued', 'active', 'completed', 'failed'] as const
 const timestamp = (what: string) => z.iso.datetime().describe(what)
 
 const submitted = z.object({
@@ -21,10 +22,19 @@ export const jobResult = z.object({
   id: z.string(),
   operation: z.enum(JOB_OPERATIONS),
   status: z
-    .enum(STATUSES)
+    .enum(JOB_STATUSES)
     .describe(
       'queued: waiting for a worker (again after a worker was lost mid-run); active: running; completed: ' +
-        '`result` is set; failed: `error` is set',
+        '`result` is set; failed: `error` is set; cancelled: stopped by DELETE /v1/jobs/{id}',
+    ),
+  progress: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .describe(
+      'What the worker has reported, 0 to 1: 0 while queued or running (no operation reports steps from ' +
+        'inside a run yet), 1 when completed, null when failed or cancelled',
     ),
   result: z
     .unknown()
@@ -46,7 +56,18 @@ export const jobResult = z.object({
   started_at: timestamp('When its latest run began').optional(),
   finished_at: timestamp('When it completed or failed').optional(),
   expires_at: timestamp('When a finished job and its result are deleted (404 from then on)').optional(),
+  cancel_requested_at: timestamp(
+    'When DELETE /v1/jobs/{id} asked the running job to stop (it becomes cancelled once its run has stopped)',
+  ).optional(),
 })
+
+const jobSummary = jobResult.omit({ result: true })
+
+// the view leaves absent times undefined, which JSON drops: the schema's optional fields
+type Summary = z.input<typeof jobSummary>
+const summary = (meta: Parameters<typeof jobView>[0]) => jobView(meta) as Summary
+
+const notFound = (id: string) => new AppError('ERR_NOT_FOUND', 'No such job in this workspace.', { id })
 
 export async function jobsRoutes(app: FastifyInstance): Promise<void> {
   // In this plugin a JSON body is handed over unread: it is read as bytes and parsed off the event loop
@@ -76,6 +97,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     paidOnly: true,
     status: 202,
     operationId: 'submitJob',
+    idempotent: true,
     summary: 'Run an operation as an async job',
     description:
       'Queues json.diff, json.format, json.patch or hash with `params`, the body its synchronous endpoint ' +
@@ -83,18 +105,24 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
       `same 400. Paid plans only (free: 403 ERR_KEY_SCOPE). The body may be ${JOB_INPUT_FACTOR}x the ` +
       "plan's JSON body limit, and a job may compute for " +
       `${JOB_BUDGET_FACTOR}x the plan's per-request budget. Answers 202 with the job id (and a Location ` +
-      'header); poll GET /v1/jobs/{id}. One request of quota is charged at submission, and each poll is ' +
-      'one request like any other. A job accepted is kept: a worker lost mid-run is replaced and the ' +
-      'job runs again.',
+      'header); poll GET /v1/jobs/{id}, which says when to poll again in `Retry-After` while the job has ' +
+      'not finished. One request of quota is charged at submission; polls are rate-limited like any call ' +
+      'but not charged to the monthly quota. A job accepted is kept: a worker lost mid-run is replaced and ' +
+      'the job runs again. Safe to retry with an `Idempotency-Key` header.',
     tags: ['Jobs'],
     body: jobBody,
     response: submitted,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_COMPUTE_LIMIT', 'ERR_OVERLOADED'],
     handler: async function submitJob({ body, request, reply }) {
       const auth = request.auth
-      if (!auth || !isReadable(body)) throw new AppError('ERR_INTERNAL')
-      const bytes = await readLimited(body, request.bodyLimit)
-      request.bodyBytes = bytes.length
+      if (!auth) throw new AppError('ERR_INTERNAL')
+      // bytes already when an Idempotency-Key was given (its hook read the body to fingerprint it)
+      const bytes = Buffer.isBuffer(body)
+        ? body
+        : isReadable(body)
+          ? await readLimited(body, request.bodyLimit)
+          : undefined
+      if (!bytes) throw new AppError('ERR_INTERNAL')
       const context = { workspaceId: auth.workspace.id, plan: auth.workspace.plan, limits: auth.limits }
       const job = await request.server.jobs.submit(context, bytes)
       reply.header('location', `/v1/jobs/${job.id}`)
@@ -107,22 +135,96 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     url: '/v1/jobs/:id',
     security: 'apiKey',
     family: 'jobs',
+    // a poll reads what the submission paid for: rate-limited, never charged to the monthly quota
+    charge: 'rate-only',
     operationId: 'getJob',
     summary: 'Get an async job and its result',
     description:
       'A job is visible to keys of the workspace that submitted it only: any other id, including another ' +
       'workspace’s job, is 404 ERR_NOT_FOUND. A finished job is kept for 24 hours (JOBS_RESULT_TTL_SECONDS) ' +
-      'after it finished, until `expires_at`; then it is 404 as well.',
+      'after it finished, until `expires_at`; then it is 404 as well. Polls are rate-limited (RateLimit ' +
+      'headers, 429 ERR_RATE_LIMITED) but not charged to the monthly quota, nor refused when it is spent.',
     tags: ['Jobs'],
     params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
-    response: jobResult,
+    response: typedJobView(jobResult),
     errors: ['ERR_NOT_FOUND'],
     handler: async function getJob({ params, request, reply }) {
       const auth = request.auth
       if (!auth) throw new AppError('ERR_INTERNAL')
       const job = await request.server.jobs.get(auth.workspace.id, params.id)
-      if (!job) throw new AppError('ERR_NOT_FOUND', 'No such job in this workspace.', { id: params.id })
+      if (!job) throw notFound(params.id)
+      const poll = pollAfterSeconds(job.meta)
+      if (poll !== undefined) reply.header('retry-after', String(poll))
       return reply.type('application/json; charset=utf-8').send(jobEnvelope(job))
+    },
+  })
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/v1/jobs',
+    security: 'apiKey',
+    family: 'jobs',
+    // a list is a poll of many jobs: rate-limited, not charged to the monthly quota (like GET /v1/jobs/{id})
+    charge: 'rate-only',
+    operationId: 'listJobs',
+    summary: "List the workspace's jobs, newest first (paginated)",
+    description:
+      'Every job of the workspace that has not expired, newest first, without results (GET /v1/jobs/{id} ' +
+      'has the result). `status` keeps only jobs in that state. Pages: `limit` (1–100, default 20) and ' +
+      '`starting_after` (the last id of the previous page); `has_more` says whether more follow.',
+    tags: ['Jobs'],
+    querystring: z.strictObject({
+      ...pageQueryFields,
+      status: z.enum(JOB_STATUSES).optional().describe('Only jobs in this state'),
+    }),
+    response: listSchema(jobSummary, 'Jobs'),
+    errors: ['ERR_VALIDATION'],
+    handler: async function listJobs({ query, request }) {
+      const auth = request.auth
+      if (!auth) throw new AppError('ERR_INTERNAL')
+      const page = pageOrRefuse(
+        await request.server.jobs.list(auth.workspace.id, {
+          limit: query.limit,
+          startingAfter: query.starting_after,
+          status: query.status,
+        }),
+        query.starting_after,
+      )
+      return { data: page.data.map(summary), has_more: page.has_more }
+    },
+  })
+
+  defineRoute(app, {
+    method: 'DELETE',
+    url: '/v1/jobs/:id',
+    security: 'apiKey',
+    family: 'jobs',
+    operationId: 'cancelJob',
+    summary: 'Cancel a job',
+    description:
+      'A queued job is cancelled at once: it never runs, its input is deleted, and it answers with status ' +
+      '`cancelled` (kept like a finished job, until `expires_at`). A running job is asked to stop: the ' +
+      'answer still says `active`, with `cancel_requested_at`; the worker running it checks for the ' +
+      'request within a quarter of a second, aborts the computation on its thread and records the job ' +
+      '`cancelled` (if the run finishes first, its outcome stands). A job that already has its outcome ' +
+      'is 409 ERR_CONFLICT with details {status}. Cancelling twice is harmless.',
+    tags: ['Jobs'],
+    params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
+    response: jobSummary,
+    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    handler: async function cancelJob({ params, request, reply }) {
+      const auth = request.auth
+      if (!auth) throw new AppError('ERR_INTERNAL')
+      const outcome = await request.server.jobs.cancel(auth.workspace.id, params.id)
+      if (outcome.state === 'gone') throw notFound(params.id)
+      if (outcome.state === 'finished' && outcome.meta.status !== 'cancelled') {
+        throw new AppError('ERR_CONFLICT', `The job has already ${outcome.meta.status}.`, {
+          status: outcome.meta.status,
+        })
+      }
+      const poll = pollAfterSeconds(outcome.meta)
+      if (poll !== undefined) reply.header('retry-after', String(poll))
+      return summary(outcome.meta)
     },
   })
 }

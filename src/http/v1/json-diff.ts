@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { MAX_DEPTH } from '../../ops/json/diff/keys.ts'
 import { jsonDiffBody } from '../../ops/json/diff/schema.ts'
+import { MAX_DEPTH } from '../../ops/json/diff/types.ts'
 import { defineRoute } from '../define-route.ts'
 
 const patchOp = z.discriminatedUnion('op', [
@@ -50,6 +50,5 @@ export async function jsonDiffRoutes(app: FastifyInstance): Promise<void> {
     op: 'json.diff',
     body: jsonDiffBody,
     response: jsonDiffResult,
-    handler: ({ body, run }) => run('json.diff', body),
   })
 }

@@ -1,53 +1,46 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { JsonFormatOptions, JsonFormatResult } from '../../ops/json/format/format.ts'
 import { formatBody, formatQuery, formatResult } from '../../ops/json/format/schema.ts'
+import type { JsonFormatOptions, JsonFormatResult } from '../../ops/json/format/types.ts'
 import { patchBody } from '../../ops/json/patch/schema.ts'
-import {
-  createJsonStream,
-  endJsonStream,
-  jsonStreamWarnings,
-  writeJsonStream,
-} from '../../ops/json/stream/stream.ts'
-import { isReadable, wantsOctets } from '../body/stream-digest.ts'
-import {
-  type ChunkStep,
-  collectTransformed,
-  declaredLength,
-  sendTransformed,
-} from '../body/stream-transform.ts'
+import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { collectTransformed, declaredLength, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 
-const patchResult = z.object({
+export const patchResult = z.object({
   result: z.unknown().describe('The patched document'),
 })
 
-// A raw body is formatted as it arrives: answered raw, the output streams back at constant memory up to
-// the plan's binary limit; answered as JSON, it is one string (see collectTransformed).
-function formatStep(options: JsonFormatOptions, raw: boolean, request: FastifyRequest) {
-  const stream = createJsonStream({
-    ...options,
-    warnings: !raw,
-    buffered: !raw,
-    expected_bytes: declaredLength(request),
-  })
-  const step: ChunkStep = {
-    write: (chunk) => writeJsonStream(stream, chunk),
-    end: () => endJsonStream(stream),
+// A raw body is formatted as it arrives, on a thread of the plan's pool: answered raw, the output streams
+// back at constant memory up to the plan's binary limit; answered as JSON, it is one string (see
+// collectTransformed).
+function formatJob(options: JsonFormatOptions, raw: boolean, request: FastifyRequest) {
+  const expected = declaredLength(request)
+  return {
+    kind: 'json.format' as const,
+    options: {
+      ...options,
+      warnings: !raw,
+      buffered: !raw,
+      ...(expected !== undefined ? { expected_bytes: expected } : {}),
+    },
   }
-  return { stream, step }
 }
 
 async function formatToJson(
   request: FastifyRequest,
+  reply: FastifyReply,
   body: NodeJS.ReadableStream,
   options: JsonFormatOptions,
 ): Promise<JsonFormatResult> {
-  const { stream, step } = formatStep(options, false, request)
-  const output = await collectTransformed(request, body, step)
+  const { output, result: done } = await collectTransformed(
+    request,
+    reply,
+    body,
+    formatJob(options, false, request),
+  )
   const result: JsonFormatResult = { output: output.toString('utf8'), bytes: output.length }
-  const warnings = jsonStreamWarnings(stream)
-  if (warnings) result.warnings = warnings
+  if (done.warnings) result.warnings = done.warnings
   return result
 }
 
@@ -57,6 +50,7 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     url: '/v1/json/format',
     security: 'apiKey',
     family: 'json',
+    op: 'json.format',
     binary: true,
     binaryResponse: true,
     operationId: 'formatJson',
@@ -82,9 +76,10 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     errors: ['ERR_INVALID_JSON', 'ERR_COMPUTE_LIMIT'],
     handler: async function formatJsonHandler({ body, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
-      if (isReadable(body)) {
-        if (!raw) return formatToJson(request, body, query)
-        return sendTransformed(request, reply, body, formatStep(query, true, request).step)
+      const streamed = streamedBody(request, body)
+      if (streamed) {
+        if (!raw) return formatToJson(request, reply, streamed, query)
+        return sendTransformed(request, reply, streamed, formatJob(query, true, request))
       }
       const result = await run('json.format', body)
       if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.output, 'utf8'))

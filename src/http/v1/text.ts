@@ -1,31 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { TEXT_FORMATS } from '../../ops/text/codecs.ts'
-import { NORMAL_FORMS } from '../../ops/text/normalize.ts'
+import { codecBody, inspectBody, normalizeBody } from '../../ops/text/schema.ts'
+import { NORMAL_FORMS, TEXT_FORMATS } from '../../ops/text/types.ts'
 import { defineRoute } from '../define-route.ts'
-
-const FORMAT_HELP =
-  'url: percent-encoding as encodeURIComponent; url_form: application/x-www-form-urlencoded value (space as +); ' +
-  'html: & < > " \' as entities; decode reads references as an HTML parser reads text content (every HTML5 ' +
-  'named reference; the legacy ones such as &copy and &amp also without ";"; &#..; / &#x..; with the ' +
-  "standard's table: &#150; is –, &#0; and surrogates are U+FFFD) and never refuses; " +
-  'xml: the 5 predefined entities and numeric references; json_string: JSON string escaping without the ' +
-  'quotes; js_string: JavaScript string literal escaping; unicode_escape: \\uXXXX for non-ASCII; hex and ' +
-  'binary: the UTF-8 bytes; punycode: IDNA "xn--" labels of a domain; quoted_printable: RFC 2045; rot13'
-
-const codecBody = z.strictObject({
-  input: z.string().describe('The text to encode, or the encoded text to decode'),
-  format: z.enum(TEXT_FORMATS).describe(FORMAT_HELP),
-})
 
 const codecResult = z.object({
   output: z.string(),
   format: z.enum(TEXT_FORMATS),
-})
-
-const normalizeBody = z.strictObject({
-  input: z.string(),
-  form: z.enum(NORMAL_FORMS).default('NFC').describe('Unicode normalization form (UAX #15)'),
 })
 
 const normalizeResult = z.object({
@@ -71,7 +52,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     body: codecBody,
     response: codecResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: ({ body, run }) => run('text.encode', body),
+    op: 'text.encode',
   })
 
   defineRoute(app, {
@@ -86,7 +67,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     body: codecBody,
     response: codecResult,
     errors: ['ERR_INVALID_ENCODING'],
-    handler: ({ body, run }) => run('text.decode', body),
+    op: 'text.decode',
   })
 
   defineRoute(app, {
@@ -99,7 +80,7 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Text'],
     body: normalizeBody,
     response: normalizeResult,
-    handler: ({ body, run }) => run('text.normalize', body),
+    op: 'text.normalize',
   })
 
   defineRoute(app, {
@@ -110,8 +91,8 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     operationId: 'textInspect',
     summary: 'Count and check text',
     tags: ['Text'],
-    body: z.strictObject({ input: z.string() }),
+    body: inspectBody,
     response: inspectResult,
-    handler: ({ body, run }) => run('text.inspect', body),
+    op: 'text.inspect',
   })
 }

@@ -1,42 +1,15 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { type QueryParams, queryParamsIssues } from '../../ops/url/query.ts'
+import {
+  queryBuildBody,
+  queryParseBody,
+  urlBuildBody,
+  urlModifyBody,
+  urlParseBody,
+} from '../../ops/url/schema.ts'
 import { defineRoute } from '../define-route.ts'
 
-const queryScalar = z.union([z.string(), z.number(), z.boolean(), z.null()])
-const queryParamsShape = z.union([
-  z.array(z.tuple([z.string(), queryScalar])).describe('[name, value] pairs, sent in this order'),
-  z
-    .record(z.string(), z.union([queryScalar, z.array(queryScalar)]))
-    .describe('Names to values; an array repeats the name once per value, in order'),
-])
-const queryParamsJsonSchema = (() => {
-  const { $schema: _, ...schema } = z.toJSONSchema(queryParamsShape, { target: 'draft-2020-12', io: 'input' })
-  return schema
-})()
-
-// zod's record() drops "__proto__" keys, which are ordinary names here: the shape is checked by hand and
-// documented with the JSON Schema of the record it stands for.
-function queryParams(description: string) {
-  return z
-    .custom<QueryParams>()
-    .superRefine(function checkQueryParams(value, ctx) {
-      for (const issue of queryParamsIssues(value)) {
-        ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path })
-      }
-    })
-    .meta({
-      ...queryParamsJsonSchema,
-      description:
-        `${description} Numbers and booleans are sent as text, null as an empty value ("name="). ` +
-        'Object keys follow JavaScript property order (integer-like names first); use pairs to fix the order.',
-    })
-}
-
 const component = (text: string) => z.string().describe(text)
-const port = z
-  .union([z.number().int(), z.string()])
-  .describe('0–65535, as a number or a string of digits; "" for none. A scheme default port is dropped.')
 
 const queryPairs = z.array(z.tuple([z.string(), z.string()]))
 const queryObject = z
@@ -61,78 +34,11 @@ export const urlParts = z.object({
   query_object: queryObject,
 })
 
-const parseBody = z.strictObject({
-  url: z.string().describe('The URL to parse, absolute or relative to base'),
-  base: z.string().nullable().optional().describe('An absolute URL to resolve url against; null means none'),
-})
-
-const buildBody = z.strictObject({
-  protocol: z.string().min(1).describe('The scheme, with or without its colon: "https" or "https:"'),
-  hostname: z
-    .string()
-    .optional()
-    .describe(
-      'A bare host (no port, credentials or path); domains are IDNA-mapped. Omit for mailto:-like URLs.',
-    ),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  port: port.optional(),
-  pathname: z
-    .string()
-    .optional()
-    .describe('Encoded as needed; without a hostname and a leading "/", an opaque path (mailto:a@b.c)'),
-  search: z.string().optional().describe('With or without the leading "?"'),
-  hash: z.string().optional().describe('With or without the leading "#"'),
-  query: queryParams('Appended to the query of `search` as application/x-www-form-urlencoded.').optional(),
-})
-
-const settable = z
-  .strictObject({
-    href: z.string().optional().describe('A whole new URL; applied first; must be valid'),
-    protocol: z.string().optional(),
-    username: z.string().optional(),
-    password: z.string().optional(),
-    host: z.string().optional(),
-    hostname: z.string().optional(),
-    port: port.optional(),
-    pathname: z.string().optional(),
-    search: z.string().optional(),
-    hash: z.string().optional(),
-  })
-  .describe(
-    'Components to set, with the WHATWG setters (as the WPT setters tests): a value a setter cannot use is ' +
-      'ignored. Applied in the order href, protocol, username, password, host, hostname, port, pathname, ' +
-      'search, hash.',
-  )
-
-const modifyBody = z.strictObject({
-  url: z.string().describe('An absolute URL'),
-  set: settable.optional(),
-  query: z
-    .strictObject({
-      delete: z.array(z.string()).optional().describe('Names whose every pair is removed; applied first'),
-      set: queryParams(
-        'Each name replaces all its pairs, at the place of its first pair (last when new).',
-      ).optional(),
-      append: queryParams('Pairs added at the end; applied last.').optional(),
-    })
-    .optional()
-    .describe(
-      'Edits of the query, applied after `set`; the query is then re-serialized as URLSearchParams does',
-    ),
-  sort_query: z.boolean().default(false).describe('Stable sort of the pairs by name (UTF-16 code units)'),
-  strip_hash: z.boolean().default(false).describe('Remove the fragment; applied last'),
-})
-
-const queryParseBody = z.strictObject({
-  query: z.string().describe('A query string, with or without the leading "?"'),
-})
 const queryParseResult = z.object({
   pairs: queryPairs.describe('[name, value] pairs, decoded'),
   object: queryObject,
 })
 
-const queryBuildBody = z.strictObject({ params: queryParams('The parameters to encode.') })
 const queryBuildResult = z.object({
   query: z
     .string()
@@ -149,10 +55,10 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     summary: 'Parse a URL into its WHATWG components',
     description: 'Parses as the WHATWG URL Standard (what browsers and Node do), optionally against a base.',
     tags: ['URL'],
-    body: parseBody,
+    body: urlParseBody,
     response: urlParts,
     errors: ['ERR_INVALID_URL'],
-    handler: ({ body, run }) => run('url.parse', body),
+    op: 'url.parse',
   })
 
   defineRoute(app, {
@@ -164,10 +70,10 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     summary: 'Build a URL from components',
     description: 'Refuses, with the field at fault, any component that would not end up in the URL as given.',
     tags: ['URL'],
-    body: buildBody,
+    body: urlBuildBody,
     response: urlParts,
     errors: ['ERR_INVALID_URL'],
-    handler: ({ body, run }) => run('url.build', body),
+    op: 'url.build',
   })
 
   defineRoute(app, {
@@ -179,10 +85,10 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     summary: 'Change components and query parameters of a URL',
     description: 'Order: set components, then query delete, set, append, then sort_query, then strip_hash.',
     tags: ['URL'],
-    body: modifyBody,
+    body: urlModifyBody,
     response: urlParts,
     errors: ['ERR_INVALID_URL'],
-    handler: ({ body, run }) => run('url.modify', body),
+    op: 'url.modify',
   })
 
   defineRoute(app, {
@@ -199,7 +105,7 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     tags: ['URL'],
     body: queryParseBody,
     response: queryParseResult,
-    handler: ({ body, run }) => run('url.query.parse', body),
+    op: 'url.query.parse',
   })
 
   defineRoute(app, {
@@ -212,6 +118,6 @@ export async function urlRoutes(app: FastifyInstance): Promise<void> {
     tags: ['URL'],
     body: queryBuildBody,
     response: queryBuildResult,
-    handler: ({ body, run }) => run('url.query.build', body),
+    op: 'url.query.build',
   })
 }

@@ -2,12 +2,17 @@ import { performance } from 'node:perf_hooks'
 import { AppError, ERRORS } from '../../errors.ts'
 import type { PoolSet } from '../../exec/pools.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
+import { newestFirst, pageOf } from '../../store/page.ts'
+import type { Page } from '../../store/types.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
 import {
+  type CancelReply,
   emptyDepth,
+  isFinished,
   type JobBackend,
+  type JobListQuery,
   type JobMeta,
   type JobOutcome,
   MAX_STALLS,
@@ -40,7 +45,10 @@ export class EmbeddedJobBackend implements JobBackend {
   #files: JobFiles
   #jobs = new Map<string, JobMeta>()
   #waiting: Record<Tier, JobMeta[]> = { paid: [], free: [] }
-  #running = new Map<string, { tier: Tier; stop: AbortController; done: Promise<void> }>()
+  #running = new Map<
+    string,
+    { tier: Tier; stop: AbortController; cancel: AbortController; done: Promise<void> }
+  >()
   #delayed = new Map<NodeJS.Timeout, Tier>()
   #sweeper: NodeJS.Timeout
   #closed = false
@@ -68,6 +76,11 @@ export class EmbeddedJobBackend implements JobBackend {
       this.#jobs.set(meta.id, meta)
       if (meta.status === 'completed' || meta.status === 'failed') continue
       this.#take(meta.workspace_id, meta.id)
+      // asked to stop before the last process ended: cancelled, not run again
+      if (meta.cancel_requested_at !== undefined) {
+        await this.#cancelled(meta)
+        continue
+      }
       if (meta.status === 'active') {
         meta.stalls++
         this.#o.metrics.failed.inc({ operation: meta.operation, reason: 'stalled' })
@@ -138,6 +151,53 @@ export class EmbeddedJobBackend implements JobBackend {
     await this.#files.remove(id)
   }
 
+  async list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined> {
+    const mine: (JobMeta & { created: string })[] = []
+    for (const meta of this.#jobs.values()) {
+      if (meta.workspace_id !== workspaceId) continue
+      if (meta.expires_at !== undefined && meta.expires_at <= query.now) continue
+      // the cursor is looked for among every job of the workspace, whatever the status filter
+      if (query.status !== undefined && meta.status !== query.status && meta.id !== query.startingAfter)
+        continue
+      mine.push({ ...meta, created: String(meta.created_at).padStart(16, '0') })
+    }
+    mine.sort((a, b) => newestFirst({ id: a.id, created_at: a.created }, { id: b.id, created_at: b.created }))
+    const page = pageOf(mine, query)
+    if (!page) return undefined
+    // the cursor itself, kept in the list only to be found, is not on the page
+    const data = page.data.filter((m) => query.status === undefined || m.status === query.status)
+    return { data: data.map(({ created: _, ...meta }) => meta), has_more: page.has_more }
+  }
+
+  async cancel(workspaceId: string, id: string, now: number): Promise<CancelReply> {
+    const meta = this.#jobs.get(id)
+    if (!meta || meta.workspace_id !== workspaceId) return { state: 'gone' }
+    if (isFinished(meta.status)) return { state: 'finished', meta: { ...meta } }
+    const running = this.#running.get(id)
+    if (meta.status === 'active' && running) {
+      // the run is aborted now; #run records the job cancelled when the pool task has stopped
+      meta.cancel_requested_at ??= now
+      await this.#files.writeMeta(meta)
+      running.cancel.abort()
+      return { state: 'requested', meta: { ...meta } }
+    }
+    this.#waiting[meta.tier] = this.#waiting[meta.tier].filter((m) => m.id !== id)
+    await this.#cancelled(meta)
+    return { state: 'cancelled', meta: { ...this.#jobs.get(id)! } }
+  }
+
+  // finished as cancelled: kept for the result TTL like any other outcome, its input dropped
+  async #cancelled(meta: JobMeta): Promise<void> {
+    const finishedAt = this.#o.clock()
+    meta.status = 'cancelled'
+    meta.finished_at = finishedAt
+    meta.expires_at = finishedAt + this.#o.resultTtlSeconds * 1000
+    await this.#files.writeMeta(meta)
+    this.#jobs.set(meta.id, meta)
+    this.#leave(meta.workspace_id, meta.id)
+    await this.#files.removeInput(meta.id)
+  }
+
   async depth(): Promise<QueueDepth> {
     const depth = emptyDepth()
     for (const tier of TIERS) depth[tier].waiting = this.#waiting[tier].length
@@ -177,17 +237,20 @@ export class EmbeddedJobBackend implements JobBackend {
   }
 
   #start(meta: JobMeta): void {
+    // cancelled while it waited for a retry of a busy pool
+    if (meta.status === 'cancelled') return
     const stop = new AbortController()
-    const done = this.#run(meta, stop.signal)
+    const cancel = new AbortController()
+    const done = this.#run(meta, stop.signal, cancel.signal)
       .catch((err: unknown) => this.#o.log('job run failed', { job: meta.id, err: String(err) }))
       .finally(() => {
         this.#running.delete(meta.id)
         this.#pump()
       })
-    this.#running.set(meta.id, { tier: meta.tier, stop, done })
+    this.#running.set(meta.id, { tier: meta.tier, stop, cancel, done })
   }
 
-  async #run(meta: JobMeta, stop: AbortSignal): Promise<void> {
+  async #run(meta: JobMeta, stop: AbortSignal, cancel: AbortSignal): Promise<void> {
     meta.status = 'active'
     meta.started_at = this.#o.clock()
     meta.attempts++
@@ -195,8 +258,11 @@ export class EmbeddedJobBackend implements JobBackend {
     let outcome: JobOutcome
     try {
       await this.#files.writeMeta(meta)
-      outcome = await runJob(this.#o.pools, meta, await this.#files.readInput(meta.id), stop)
+      const input = await this.#files.readInput(meta.id)
+      outcome = await runJob(this.#o.pools, meta, input, AbortSignal.any([stop, cancel]))
     } catch (err) {
+      // DELETE /v1/jobs/{id} stopped it (not a shutdown): its outcome is cancelled
+      if (cancel.aborted && !stop.aborted) return this.#cancelled(meta)
       if (!stop.aborted && !(err instanceof PoolBusyError)) {
         // the job's own files failed it (unreadable input): it cannot run, now or later
         const error = { code: 'ERR_INTERNAL', message: ERRORS.ERR_INTERNAL.message }

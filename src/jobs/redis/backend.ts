@@ -2,9 +2,20 @@ import { Queue } from 'bullmq'
 import type { Cluster, Redis } from 'ioredis'
 import { AppError } from '../../errors.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
+import type { TraceCarrier } from '../../observability/tracing/types.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
-import type { JobBackend, NewJob, QueueDepth, StoredJob, Tier } from '../types.ts'
+import type { Page } from '../../store/types.ts'
+import type {
+  CancelReply,
+  JobBackend,
+  JobListQuery,
+  JobMeta,
+  NewJob,
+  QueueDepth,
+  StoredJob,
+  Tier,
+} from '../types.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, jobOptions, queueDepth, queueName } from './layout.ts'
 import { JobRecords } from './records.ts'
@@ -14,6 +25,8 @@ export interface RedisJobBackendOptions {
   resultTtlSeconds: number
   // namespace of the records and of BullMQ's keys (tests share one Redis between suites)
   prefix?: string
+  // the trace context a job's queue entry carries to its worker (tracing on)
+  traceCarrier?: () => TraceCarrier | undefined
 }
 
 function unavailable(cause: unknown): AppError {
@@ -43,17 +56,29 @@ export class RedisJobBackend implements JobBackend {
   #records: JobRecords
   #queues: Record<Tier, Queue<JobData>>
   #ttlSeconds: number
+  #traceCarrier: (() => TraceCarrier | undefined) | undefined
 
-  private constructor(client: Redis | Cluster, prefix: string, ttlSeconds: number) {
+  private constructor(
+    client: Redis | Cluster,
+    prefix: string,
+    ttlSeconds: number,
+    traceCarrier?: () => TraceCarrier | undefined,
+  ) {
     this.#client = client
     this.#records = new JobRecords(client, prefix)
     this.#queues = openQueues(client, prefix)
     this.#ttlSeconds = ttlSeconds
+    this.#traceCarrier = traceCarrier
   }
 
   static async open(options: RedisJobBackendOptions): Promise<RedisJobBackend> {
     const client = await connectJobsClient(options.target, 'producer')
-    return new RedisJobBackend(client, options.prefix ?? DEFAULT_PREFIX, options.resultTtlSeconds)
+    return new RedisJobBackend(
+      client,
+      options.prefix ?? DEFAULT_PREFIX,
+      options.resultTtlSeconds,
+      options.traceCarrier,
+    )
   }
 
   async enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void> {
@@ -66,7 +91,12 @@ export class RedisJobBackend implements JobBackend {
     }
     if (!created) throw capExceeded('max_jobs_in_flight', maxInFlight!)
     try {
-      const data: JobData = { workspace_id: job.workspace_id, operation: job.operation }
+      const trace = this.#traceCarrier?.()
+      const data: JobData = {
+        workspace_id: job.workspace_id,
+        operation: job.operation,
+        ...(trace && { trace }),
+      }
       await this.#queues[job.tier].add(job.operation, data, jobOptions(job, this.#ttlSeconds))
     } catch (err) {
       // the client is told to retry, so the input is not worth keeping for a week
@@ -86,6 +116,28 @@ export class RedisJobBackend implements JobBackend {
   async forget(workspaceId: string, id: string): Promise<void> {
     // best effort: the record's own TTL reclaims it anyway
     await this.#records.forget(workspaceId, id).catch(() => {})
+  }
+
+  async list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined> {
+    try {
+      return await this.#records.list(workspaceId, query)
+    } catch (err) {
+      throw unavailable(err)
+    }
+  }
+
+  async cancel(workspaceId: string, id: string, now: number): Promise<CancelReply> {
+    try {
+      const state = await this.#records.cancel(workspaceId, id, now, this.#ttlSeconds * 1000)
+      if (state === 'gone') return { state }
+      const meta = await this.#records.readMeta(workspaceId, id)
+      if (!meta) return { state: 'gone' }
+      // best effort: a queued entry left in BullMQ is skipped when a worker takes it (job-start.lua)
+      if (state === 'cancelled') await this.#queues[meta.tier].remove(id).catch(() => {})
+      return { state, meta }
+    } catch (err) {
+      throw unavailable(err)
+    }
   }
 
   depth(): Promise<QueueDepth> {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { DelayedError, type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq'
 import type { JobsConfig } from '../../config.ts'
 import type { PoolSet } from '../../exec/pools.ts'
+import type { Tracing } from '../../observability/tracing/types.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
 import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
@@ -14,6 +15,9 @@ import { openQueues } from './backend.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, queueDepth, queueName } from './layout.ts'
 import { JobRecords } from './records.ts'
+
+// how often a running job's record is checked for a cancel request (one HEXISTS per running job)
+const CANCEL_CHECK_MS = 250
 
 export type JobLog = (
   level: 'info' | 'warn' | 'error',
@@ -33,6 +37,8 @@ export interface ConsumerOptions {
   prefix?: string
   // Redis command latency and errors of the worker's connection (BullMQ's blocking reads use their own)
   observer?: RedisObserver
+  // OpenTelemetry: each job's wait and run as spans of the trace its enqueue carried
+  tracing?: Pick<Tracing, 'runJob'>
 }
 
 export interface Consumer {
@@ -70,22 +76,58 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   }
 
   function processor(tier: Tier) {
+    const handle = processOn(tier)
+    const { tracing } = options
+    if (!tracing) return handle
+    return function traceJob(job: Job<JobData>, token?: string): Promise<void> {
+      const info = {
+        id: job.id!,
+        queue: tier,
+        operation: job.data.operation,
+        workspaceId: job.data.workspace_id,
+        enqueuedAt: job.timestamp,
+        attempt: job.attemptsMade + 1,
+        trace: job.data.trace,
+      }
+      return tracing.runJob(info, () => handle(job, token))
+    }
+  }
+
+  function processOn(tier: Tier) {
     return async function processJob(job: Job<JobData>, token?: string): Promise<void> {
       const { workspace_id: ws } = job.data
       if (job.stalledCounter > MAX_STALLS) return finish(job, stalledOut(job.stalledCounter), undefined)
       const ranAt = performance.now()
       const started = await records.start(ws, job.id!, clock(), job.stalledCounter)
+      // asked to stop while a run that was lost had it: cancelled without running again
+      if (started.state === 'cancel') {
+        await records.cancel(ws, job.id!, clock(), ttlMs, true)
+        return
+      }
       // expired before it ran, or finished by a run presumed dead
       if (started.state !== 'run') return
+      // BullMQ cannot kill a running job: DELETE /v1/jobs/{id} sets a flag on the record, checked here
+      // while the job runs; when it is set, the pool task is aborted and the job recorded cancelled
+      const cancel = new AbortController()
+      const watch = setInterval(() => {
+        records.cancelRequested(ws, job.id!).then(
+          (asked) => asked && cancel.abort(),
+          () => {},
+        )
+      }, CANCEL_CHECK_MS)
       let outcome: JobOutcome
       try {
         outcome = await runJob(
           pools,
           { workspace_id: ws, tier, budget_ms: started.budgetMs, max_result_bytes: started.maxResultBytes },
           started.input,
-          stop.signal,
+          AbortSignal.any([stop.signal, cancel.signal]),
         )
       } catch (err) {
+        if (cancel.signal.aborted && !stop.signal.aborted) {
+          await records.cancel(ws, job.id!, clock(), ttlMs, true)
+          return
+        }
         // not finished: shutting down, or the pool is full. Back to the queue without using an attempt.
         await records.requeue(ws, job.id!)
         if (err instanceof PoolBusyError) {
@@ -94,6 +136,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
         }
         await job.moveToWait(token)
         throw new WaitingError()
+      } finally {
+        clearInterval(watch)
       }
       return finish(job, outcome, ranAt)
     }

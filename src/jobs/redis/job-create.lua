@@ -4,6 +4,8 @@
 -- KEYS[1]  the job record hash (<p>:{ws:<workspace id>}:job:<job id>)
 -- KEYS[2]  the workspace's in-flight set (<p>:{ws:<workspace id>}:jobs:inflight), a sorted set of job
 --          ids scored by submission time; job-finish.lua and forget take the id out again
+-- KEYS[3]  the workspace's job list (<p>:{ws:<workspace id>}:jobs:all), a sorted set of every job id by
+--          submission time, for GET /v1/jobs; entries whose record expired are dropped when read
 -- ARGV[1]  most jobs in flight; -1 for no cap
 -- ARGV[2]  the record's time to live until the job finishes, ms
 -- ARGV[3]  the job id
@@ -19,4 +21,7 @@ end
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+-- entries older than any record can live (PENDING_TTL_MS, ARGV[2], then the result TTL: twice it is ample)
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (tonumber(ARGV[4]) - 2 * tonumber(ARGV[2])))
 return 1

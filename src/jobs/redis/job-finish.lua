@@ -18,7 +18,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status == 'completed' or status == 'failed' then
+if status == 'completed' or status == 'failed' or status == 'cancelled' then
   redis.call('ZREM', KEYS[2], ARGV[7])
   return 0
 end

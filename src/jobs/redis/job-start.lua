@@ -5,15 +5,20 @@
 -- ARGV[1]  now, epoch ms
 -- ARGV[2]  runs of this job lost so far to dying workers (BullMQ's stalled counter)
 --
--- Returns {} when the record is gone (expired), {'finished'} when the job already has its outcome, else
+-- Returns {} when the record is gone (expired), {'finished'} when the job already has its outcome,
+-- {'cancel'} when it was asked to stop (DELETE while a lost run had it), else
 -- {'run', budget_ms, input, max_result_bytes} after setting status = active, started_at = now, attempts + 1.
 
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
 end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status == 'completed' or status == 'failed' then
+if status == 'completed' or status == 'failed' or status == 'cancelled' then
   return {'finished'}
+end
+-- asked to stop while a run that was then lost had it: it is not run again (the caller cancels it)
+if redis.call('HEXISTS', KEYS[1], 'cancel_requested_at') == 1 then
+  return {'cancel'}
 end
 redis.call('HSET', KEYS[1], 'status', 'active', 'started_at', ARGV[1], 'stalls', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)

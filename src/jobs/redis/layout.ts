@@ -1,4 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq'
+import type { TraceCarrier } from '../../observability/tracing/types.ts'
 import { emptyDepth, type NewJob, planPriority, type QueueDepth, TIERS, type Tier } from '../types.ts'
 
 export const DEFAULT_PREFIX = 'anvil'
@@ -30,6 +31,8 @@ export function inFlightKey(prefix: string, workspaceId: string): string {
 export interface JobData {
   workspace_id: string
   operation: string
+  // W3C trace context of the enqueue, when the gateway traces: the worker's spans continue its trace
+  trace?: TraceCarrier
 }
 
 export function jobOptions(job: NewJob, resultTtlSeconds: number): JobsOptions {
@@ -67,4 +70,10 @@ export async function queueDepth(queues: Record<Tier, Queue>): Promise<QueueDept
     }),
   )
   return depth
+}
+
+// Every job of the workspace by submission time (a sorted set of ids), for GET /v1/jobs: newest first
+// with ZREVRANGE; ids whose record has expired are removed as they are met.
+export function jobListKey(prefix: string, workspaceId: string): string {
+  return `${prefix}:{ws:${workspaceId}}:jobs:all`
 }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import type { Cluster, Redis, Result } from 'ioredis'
 import type { PlanName } from '../../limits/plans.ts'
+import type { Page } from '../../store/types.ts'
 import {
   type JobError,
+  type JobListQuery,
   type JobMeta,
   type JobOperation,
   type JobOutcome,
@@ -12,13 +14,14 @@ import {
   type StoredJob,
   type Tier,
 } from '../types.ts'
-import { inFlightKey, recordKey } from './layout.ts'
+import { inFlightKey, jobListKey, recordKey } from './layout.ts'
 
 const SCRIPTS = {
   anvilJobStart: { file: 'job-start.lua', keys: 1 },
   anvilJobFinish: { file: 'job-finish.lua', keys: 2 },
   anvilJobRequeue: { file: 'job-requeue.lua', keys: 1 },
-  anvilJobCreate: { file: 'job-create.lua', keys: 2 },
+  anvilJobCreate: { file: 'job-create.lua', keys: 3 },
+  anvilJobCancel: { file: 'job-cancel.lua', keys: 2 },
 } as const
 
 const sources = Object.fromEntries(
@@ -43,9 +46,19 @@ declare module 'ioredis' {
       id: string,
     ): Result<number, Context>
     anvilJobRequeue(record: string): Result<number, Context>
+    anvilJobCancel(
+      record: string,
+      inFlight: string,
+      now: number,
+      expiresAt: number,
+      ttlMs: number,
+      id: string,
+      force: '0' | '1',
+    ): Result<'gone' | 'finished' | 'cancelled' | 'requested', Context>
     anvilJobCreate(
       record: string,
       inFlight: string,
+      list: string,
       max: number,
       ttlMs: number,
       id: string,
@@ -70,6 +83,7 @@ const META_FIELDS = [
   'attempts',
   'stalls',
   'error',
+  'cancel_requested_at',
 ] as const
 
 const optionalNumber = (v: string | null | undefined) => (v ? Number(v) : undefined)
@@ -97,6 +111,7 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
     attempts: Number(f.attempts ?? 0),
     stalls: Number(f.stalls ?? 0),
   }
+  if (f.cancel_requested_at) meta.cancel_requested_at = Number(f.cancel_requested_at)
   if (f.error) meta.error = JSON.parse(f.error) as JobError
   return meta
 }
@@ -104,6 +119,7 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
 export type StartReply =
   | { state: 'gone' }
   | { state: 'finished' }
+  | { state: 'cancel' }
   | { state: 'run'; budgetMs: number; maxResultBytes: number; input: Uint8Array }
 
 // A job's record: one hash under the workspace's hash tag, holding the status, the input until the job
@@ -148,6 +164,7 @@ export class JobRecords {
       this.#client.anvilJobCreate(
         key,
         inFlight,
+        jobListKey(this.#prefix, job.workspace_id),
         maxInFlight ?? -1,
         PENDING_TTL_MS,
         job.id,
@@ -184,7 +201,7 @@ export class JobRecords {
 
   async start(workspaceId: string, id: string, now: number, stalls: number): Promise<StartReply> {
     const reply = await this.#client.anvilJobStartBuffer(this.key(workspaceId, id), now, stalls)
-    if (reply.length === 1) return { state: 'finished' }
+    if (reply.length === 1) return { state: reply[0]!.toString() === 'cancel' ? 'cancel' : 'finished' }
     // a record without its input cannot run either
     if (reply.length < 3 || !reply[2]) return { state: 'gone' }
     const max = reply[3]?.toString()
@@ -224,6 +241,65 @@ export class JobRecords {
   }
 
   async forget(workspaceId: string, id: string): Promise<void> {
-    await this.#client.multi().del(this.key(workspaceId, id)).zrem(this.inFlightKey(workspaceId), id).exec()
+    await this.#client
+      .multi()
+      .del(this.key(workspaceId, id))
+      .zrem(this.inFlightKey(workspaceId), id)
+      .zrem(jobListKey(this.#prefix, workspaceId), id)
+      .exec()
+  }
+
+  // force: the worker stopped the run on request, so an active job is cancelled too
+  async cancel(workspaceId: string, id: string, now: number, ttlMs: number, force = false) {
+    const key = this.key(workspaceId, id)
+    const inFlight = this.inFlightKey(workspaceId)
+    return this.#client.anvilJobCancel(key, inFlight, now, now + ttlMs, ttlMs, id, force ? '1' : '0')
+  }
+
+  // checked by the worker while it runs the job
+  async cancelRequested(workspaceId: string, id: string): Promise<boolean> {
+    return (await this.#client.hexists(this.key(workspaceId, id), 'cancel_requested_at')) === 1
+  }
+
+  async readMeta(workspaceId: string, id: string): Promise<JobMeta | undefined> {
+    const values = await this.#client.hmget(this.key(workspaceId, id), ...META_FIELDS)
+    const meta = decode(id, values)
+    return meta && meta.workspace_id === workspaceId ? meta : undefined
+  }
+
+  // A page of the workspace's jobs, newest first: ids from the list's sorted set in batches, their records
+  // in one pipelined round trip per batch; ids whose record has expired are dropped from the set as met.
+  async list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined> {
+    const c = this.#client
+    const list = jobListKey(this.#prefix, workspaceId)
+    let start = 0
+    if (query.startingAfter !== undefined) {
+      const rank = await c.zrevrank(list, query.startingAfter)
+      if (rank === null) return undefined
+      start = rank + 1
+    }
+    const batch = Math.max(50, query.limit + 1)
+    const data: JobMeta[] = []
+    for (;;) {
+      const ids = await c.zrevrange(list, start, start + batch - 1)
+      if (ids.length === 0) return { data, has_more: false }
+      const rows = await Promise.all(ids.map((id) => c.hmget(this.key(workspaceId, id), ...META_FIELDS)))
+      const gone: string[] = []
+      for (let i = 0; i < ids.length; i++) {
+        const meta = decode(ids[i]!, rows[i]!)
+        if (!meta) {
+          gone.push(ids[i]!)
+          continue
+        }
+        if (meta.expires_at !== undefined && meta.expires_at <= query.now) continue
+        if (query.status !== undefined && meta.status !== query.status) continue
+        // one more than the page says whether there is more
+        if (data.length === query.limit) return { data, has_more: true }
+        data.push(meta)
+      }
+      if (gone.length > 0) await c.zrem(list, ...gone)
+      start += ids.length - gone.length
+      if (ids.length < batch) return { data, has_more: false }
+    }
   }
 }

@@ -1,6 +1,10 @@
 import { encodeBase64 } from './base64.ts'
 import type { Base64Variant } from './types.ts'
 
+// the incremental decoder, and how a decoded body is described, for a body decoded as it streams
+export { describeDecoded } from './base64.ts'
+export { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from './decode.ts'
+
 // Base64 encoding of a body that arrives in chunks, as plain data: each chunk's whole 3-byte groups are
 // encoded at once and the 0–2 bytes left over wait for the next chunk, so the output is exactly the
 // one-shot encoding, cut into pieces, at constant memory.

@@ -1,12 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { AppError } from '../../errors.ts'
 import { type ByteEncoding, type DigestEncoding, decodeInput, encodeOutput } from '../encoding.ts'
-import { ALGORITHMS } from '../hash/hash.ts'
+import { HMAC_ALGORITHMS } from './types.ts'
 
-// HMAC (RFC 2104) needs a fixed-size block hash: the extendable-output shake* and the CRC are excluded.
-export const HMAC_ALGORITHMS: readonly string[] = ALGORITHMS.filter((a) => !a.xof && a.name !== 'crc32').map(
-  (a) => a.name,
-)
+export { HMAC_ALGORITHMS }
 
 const KNOWN = new Set(HMAC_ALGORITHMS)
 

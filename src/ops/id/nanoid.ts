@@ -2,10 +2,9 @@ import { randomFillSync } from 'node:crypto'
 import { urlAlphabet } from 'nanoid'
 import { AppError } from '../../errors.ts'
 import { loneSurrogateAt } from '../encoding.ts'
+import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from './types.ts'
 
-export const NANOID_SIZE = { min: 2, max: 255, default: 21 } as const
-export const NANOID_ALPHABET = { min: 2, max: 256 } as const
-export const MAX_NANOID_COUNT = 1000
+export { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE }
 
 export interface NanoidInput {
   size?: number

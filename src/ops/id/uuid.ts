@@ -1,13 +1,10 @@
 import { v1, v3, v4, v5, v6, v7 } from 'uuid'
 import { AppError } from '../../errors.ts'
 import { type ByteEncoding, decodeInput } from '../encoding.ts'
+import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS, type UuidFormat, type UuidVersion } from './types.ts'
 import { parseUuid } from './uuid-parse.ts'
 
-export const UUID_VERSIONS = [1, 3, 4, 5, 6, 7] as const
-export type UuidVersion = (typeof UUID_VERSIONS)[number]
-export const UUID_FORMATS = ['standard', 'compact', 'urn', 'upper'] as const
-export type UuidFormat = (typeof UUID_FORMATS)[number]
-export const MAX_UUID_COUNT = 1000
+export { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS, type UuidFormat, type UuidVersion }
 
 // RFC 9562 §6.6, Table 3.
 export const NAMESPACES = {

@@ -25,17 +25,34 @@ export interface Cloned {
   depth: number
   // values, containers included
   nodes: number
+  // approximate size (see scalarBytes): what a copy budget counts
+  bytes: number
+}
+
+// What a value weighs in a copy budget: its serialized length (strings in UTF-16 units plus quotes,
+// escapes not counted), and at least VALUE_BYTES, a value's slot in memory, so that a budget bounds the
+// work of copying many tiny values as well as the size of few long ones.
+export const VALUE_BYTES = 8
+
+export function scalarBytes(value: unknown): number {
+  if (typeof value === 'string') return Math.max(VALUE_BYTES, value.length + 3)
+  if (isRawNumber(value)) return Math.max(VALUE_BYTES, value.rawJSON.length + 1)
+  return VALUE_BYTES
 }
 
 // A deep copy made of fresh arrays and null-prototype objects, so the patch can mutate it freely and
-// never touches the caller's data.
-export function cloneJson(root: unknown): Cloned {
-  if (!isContainer(root)) return { value: root, depth: 0, nodes: 1 }
+// never touches the caller's data. Past maxBytes (approximate size) it stops at once and returns what
+// it counted so far, with `bytes` over the budget and an incomplete `value`: a copy budget is enforced
+// while copying, never after.
+export function cloneJson(root: unknown, maxBytes = Number.POSITIVE_INFINITY): Cloned {
+  if (!isContainer(root)) return { value: root, depth: 0, nodes: 1, bytes: scalarBytes(root) }
   const copy = emptyLike(root)
   const stack: unknown[] = [root, copy, 1]
   let nodes = 1
   let depth = 1
+  let bytes = VALUE_BYTES
   while (stack.length > 0) {
+    if (bytes > maxBytes) break
     const level = stack.pop() as number
     const target = stack.pop() as unknown[] | JsonObject
     const source = stack.pop() as unknown[] | JsonObject
@@ -48,8 +65,10 @@ export function cloneJson(root: unknown): Cloned {
           const child = emptyLike(item)
           out.push(child)
           stack.push(item, child, level + 1)
+          bytes += VALUE_BYTES
         } else {
           out.push(item)
+          bytes += scalarBytes(item)
         }
       }
     } else {
@@ -57,17 +76,42 @@ export function cloneJson(root: unknown): Cloned {
       for (const key of Object.keys(source)) {
         nodes++
         const item = source[key]
+        bytes += key.length + 4
         if (isContainer(item)) {
           const child = emptyLike(item)
           out[key] = child
           stack.push(item, child, level + 1)
+          bytes += VALUE_BYTES
         } else {
           out[key] = item
+          bytes += scalarBytes(item)
         }
       }
     }
   }
-  return { value: copy, depth, nodes }
+  return { value: copy, depth, nodes, bytes }
+}
+
+// The approximate serialized size of a value (as Cloned.bytes counts it), without copying it.
+export function approxBytes(root: unknown): number {
+  let bytes = 0
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (!isContainer(value)) {
+      bytes += scalarBytes(value)
+    } else if (Array.isArray(value)) {
+      bytes += VALUE_BYTES
+      for (const item of value) stack.push(item)
+    } else {
+      bytes += VALUE_BYTES
+      for (const key of Object.keys(value)) {
+        bytes += key.length + 4
+        stack.push((value as JsonObject)[key])
+      }
+    }
+  }
+  return bytes
 }
 
 export function depthOf(root: unknown): number {

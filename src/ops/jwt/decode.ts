@@ -1,4 +1,7 @@
 import { AppError } from '../../errors.ts'
+import { isJsonObject } from './types.ts'
+
+export { isJsonObject }
 
 export type JwtPart = 'header' | 'payload' | 'signature' | 'structure'
 export type PayloadFormat = 'json' | 'text' | 'base64url'
@@ -20,10 +23,6 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 function invalidJwt(part: JwtPart, reason: string, message: string, extra: Record<string, unknown> = {}) {
   return new AppError('ERR_INVALID_JWT', message, { part, reason, ...extra })
-}
-
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 // Iterative, so a hostile value cannot overflow the stack while being measured.

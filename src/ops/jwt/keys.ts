@@ -24,6 +24,12 @@ export interface JwsKey {
 
 const SUPPORTED_CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1'])
 
+// Budgets of an RSA verification, which costs about modulus bits squared times the exponent's bits:
+// exponents past 2^32 (every real key uses 65537; a huge one made 100 keys cost 0.7 s of CPU) and
+// moduli past 16,384 bits (the largest any library issues) are refused as key material.
+export const MAX_RSA_EXPONENT = 2n ** 32n
+export const MAX_RSA_BITS = 16384
+
 // Messages name the field and the problem, never the key material itself.
 function badKey(field: string, message: string, extra: Record<string, unknown> = {}): AppError {
   return new AppError('ERR_INVALID_KEY_MATERIAL', message, { field, ...extra })
@@ -38,6 +44,22 @@ function classify(key: KeyObject, field: string): Pick<JwsKey, 'kind' | 'curve'>
         modulus_bits: bits,
         min_bits: MIN_RSA_BITS,
       })
+    }
+    if (bits > MAX_RSA_BITS) {
+      throw badKey(field, `RSA keys may have at most ${MAX_RSA_BITS} bits; this one has ${bits}`, {
+        modulus_bits: bits,
+        max_bits: MAX_RSA_BITS,
+      })
+    }
+    const exponent = key.asymmetricKeyDetails?.publicExponent ?? 0n
+    if (exponent > MAX_RSA_EXPONENT) {
+      throw badKey(
+        field,
+        `RSA public exponents may be at most 2^32 (65537 is usual); ${field} has a larger one`,
+        {
+          max_exponent: Number(MAX_RSA_EXPONENT),
+        },
+      )
     }
     return { kind: 'rsa' }
   }

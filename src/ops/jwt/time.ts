@@ -1,12 +1,10 @@
 import { AppError } from '../../errors.ts'
+import { MAX_DURATION_SECONDS, MAX_NUMERIC_DATE } from './types.ts'
+
+export { MAX_DURATION_SECONDS, MAX_NUMERIC_DATE }
 
 // `at` arrives as Unix seconds or an ISO 8601 / RFC 3339 string (the route schema checks the form).
 export type ReferenceTime = number | string
-
-// 100 years: far beyond any sane token lifetime, and keeps every computed NumericDate a safe integer.
-export const MAX_DURATION_SECONDS = 3_155_760_000
-// 9999-12-31T23:59:59Z, the last instant an ISO 8601 year of four digits can name
-export const MAX_NUMERIC_DATE = 253_402_300_799
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31_557_600 }
 const DURATION =
@@ -52,7 +50,10 @@ export function isoOf(seconds: number): string | null {
   return new Date(seconds * 1000).toISOString()
 }
 
-const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'always' })
+// made on first use: loading ICU's relative-time data costs ~8 MiB of RSS in every process and thread
+// that loads this module, most of which never format a relative time (issue 18)
+let relativeFormat: Intl.RelativeTimeFormat | undefined
+const relative = () => (relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'always' }))
 const STEPS: [Intl.RelativeTimeFormatUnit, number, number][] = [
   ['second', 1, 60],
   ['minute', 60, 3600],
@@ -68,5 +69,5 @@ export function relativeTo(seconds: number, reference: number): string {
   const size = Math.abs(diff)
   if (size < 1) return 'now'
   const [unit, unitSeconds] = STEPS.find(([, , below]) => size < below)!
-  return relativeFormat.format(Math.trunc(diff / unitSeconds), unit)
+  return relative().format(Math.trunc(diff / unitSeconds), unit)
 }

@@ -5,6 +5,9 @@ import { findJwsAlgorithm, type JwsAlgorithm, requireJwsAlgorithm } from './algo
 import { decodeJwt } from './decode.ts'
 import { type JwsKey, jwksKeys, type KeyMaterial, keyFits, publicKey, secretKey } from './keys.ts'
 import { parseDuration, type ReferenceTime, referenceSeconds } from './time.ts'
+import { VERIFY_REASON_CODES, type VerifyReasonCode } from './types.ts'
+
+export { VERIFY_REASON_CODES, type VerifyReasonCode }
 
 export interface VerifyInput {
   token: string
@@ -22,25 +25,6 @@ export interface VerifyInput {
   at?: ReferenceTime
 }
 
-export const VERIFY_REASON_CODES = [
-  'alg_none',
-  'algorithm_not_allowed',
-  'key_algorithm_mismatch',
-  'no_matching_key',
-  'signature_invalid',
-  'expired',
-  'not_yet_valid',
-  'too_old',
-  'issued_in_future',
-  'claim_mismatch',
-  'missing_claim',
-  'invalid_claim',
-  'invalid_payload',
-  'invalid_header',
-  'unsupported_header',
-] as const
-export type VerifyReasonCode = (typeof VERIFY_REASON_CODES)[number]
-
 export interface VerifyReason {
   code: VerifyReasonCode
   message: string
@@ -50,6 +34,20 @@ export interface VerifyReason {
 export type VerifyResult =
   | { valid: true; header: Record<string, unknown>; payload: Record<string, unknown> }
   | { valid: false; reason: VerifyReason }
+
+// Budget: a token without "kid" is tried against every JWKS key of its algorithm, each an RSA or EC
+// verification; past this many candidates the request is refused (422 ERR_COMPUTE_LIMIT) rather than
+// tried in part, which could answer "signature_invalid" for a token that a later key verifies.
+export const MAX_KEYS_WITHOUT_KID = 4
+
+// The op's cost model (src/ops/registry.ts): a PEM/JWK public key or a JWKS with other than oct keys means
+// public-key verification, which never runs on the event loop.
+export function verifyIsHeavy(input: VerifyInput): boolean {
+  if (input.public_key !== undefined) return true
+  const keys = input.jwks?.keys
+  if (!Array.isArray(keys)) return false
+  return keys.some((k) => typeof k !== 'object' || k === null || (k as { kty?: unknown }).kty !== 'oct')
+}
 
 function invalid(code: VerifyReasonCode, message: string, claim?: string): VerifyResult {
   return { valid: false, reason: claim === undefined ? { code, message } : { code, message, claim } }
@@ -184,6 +182,13 @@ export async function verifyJwt(input: VerifyInput): Promise<VerifyResult> {
   if (candidates.length === 0) {
     const which = typeof kid === 'string' ? `with kid "${kid}" ` : ''
     return invalid('no_matching_key', `The JWKS holds no ${alg.name} key ${which}for this token`)
+  }
+  if (typeof kid !== 'string' && candidates.length > MAX_KEYS_WITHOUT_KID) {
+    throw new AppError(
+      'ERR_COMPUTE_LIMIT',
+      `The token has no "kid" and the JWKS holds ${candidates.length} ${alg.name} keys; at most ${MAX_KEYS_WITHOUT_KID} are tried without one. Give the token a kid, or send only the keys that may have signed it.`,
+      { reason: 'jwks_keys_without_kid', limit: MAX_KEYS_WITHOUT_KID, keys: candidates.length },
+    )
   }
   return tryKeys(input.token, candidates, options, alg)
 }

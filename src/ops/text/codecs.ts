@@ -4,24 +4,11 @@ import { decodeJsonString, decodeJsString, encodeJsonString, encodeJsString } fr
 import { decodeHtml, decodeXml, encodeHtml, encodeXml } from './markup.ts'
 import { decodePunycode, encodePunycode } from './punycode.ts'
 import { decodeQuotedPrintable, encodeQuotedPrintable } from './quoted-printable.ts'
+import { TEXT_FORMATS, type TextFormat } from './types.ts'
 import { decodeUnicodeEscape, encodeUnicodeEscape } from './unicode-escape.ts'
 import { decodeUrl, decodeUrlForm, encodeUrl, encodeUrlForm } from './url.ts'
 
-export const TEXT_FORMATS = [
-  'url',
-  'url_form',
-  'html',
-  'xml',
-  'json_string',
-  'js_string',
-  'unicode_escape',
-  'hex',
-  'binary',
-  'punycode',
-  'quoted_printable',
-  'rot13',
-] as const
-export type TextFormat = (typeof TEXT_FORMATS)[number]
+export { TEXT_FORMATS, type TextFormat }
 
 export interface TextCodecInput {
   input: string

@@ -7,18 +7,11 @@ import {
   pad,
   SECONDS_PER_DAY,
 } from './civil.ts'
+import { DAY_NAMES, type DayName } from './types.ts'
 import { formatOffset } from './zone.ts'
 
-export const DAY_NAMES = [
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-  'Sunday',
-] as const
-export type DayName = (typeof DAY_NAMES)[number]
+export { DAY_NAMES, type DayName }
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
 export interface Breakdown {

@@ -12,7 +12,9 @@ const SHORT_UNITS: readonly [Intl.RelativeTimeFormatUnit, bigint][] = [
 ]
 
 // numeric: 'always' gives "in 1 year" / "1 day ago" rather than "next year" / "yesterday".
-const english = new Intl.RelativeTimeFormat('en', { numeric: 'always' })
+// Made on first use: ICU's relative-time data is ~8 MiB of RSS a process pays only once it formats one.
+let englishFormat: Intl.RelativeTimeFormat | undefined
+const english = () => (englishFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'always' }))
 
 // Whole calendar months from `early` to `late` (UTC calendar): 2024-03-10 → 2025-03-10 is 12 even
 // though that year has 365 days, and 01-31 → 02-29 is 0 because the 31st has not come round again.
@@ -31,11 +33,11 @@ export function relativeText(target: bigint, reference: bigint): string {
   const future = target >= reference
   const sign = future ? 1 : -1
   const months = future ? wholeMonths(reference, target) : wholeMonths(target, reference)
-  if (months >= 12) return english.format(sign * Math.floor(months / 12), 'year')
-  if (months >= 1) return english.format(sign * months, 'month')
+  if (months >= 12) return english().format(sign * Math.floor(months / 12), 'year')
+  if (months >= 1) return english().format(sign * months, 'month')
   const seconds = (future ? target - reference : reference - target) / NS_PER_SECOND
   for (const [unit, size] of SHORT_UNITS) {
-    if (seconds >= size) return english.format(sign * Number(seconds / size), unit)
+    if (seconds >= size) return english().format(sign * Number(seconds / size), unit)
   }
   return 'just now'
 }

@@ -1,68 +1,15 @@
 // Query strings as application/x-www-form-urlencoded: written as URLSearchParams writes them, read by the
 // WHATWG URL standard's parser (§5.1) itself, which the runtime's URLSearchParams does not quite follow.
 
-export type QueryScalar = string | number | boolean | null
-export type QueryPairInput = [string, QueryScalar]
-export type QueryParams = QueryPairInput[] | { [name: string]: QueryScalar | QueryScalar[] }
+import { queryParamsIssues } from './schema.ts'
+import type { QueryPairInput, QueryParams, QueryScalar } from './types.ts'
+
+export type { QueryPairInput, QueryParams, QueryScalar }
+export { queryParamsIssues }
+
 export type QueryPairs = [string, string][]
 // Built on a null prototype, so a name like "__proto__" or "constructor" is an ordinary own key.
 export type QueryObject = { [name: string]: string | string[] }
-
-export interface QueryIssue {
-  path: (string | number)[]
-  message: string
-}
-
-const MAX_ISSUES = 20
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
-}
-
-function isScalar(value: unknown): value is QueryScalar {
-  return (
-    value === null ||
-    typeof value === 'string' ||
-    typeof value === 'boolean' ||
-    (typeof value === 'number' && Number.isFinite(value))
-  )
-}
-
-const SCALAR = 'a string, a finite number, a boolean or null'
-
-// The shape check lives here rather than in a zod record: zod drops "__proto__" keys, which are data here.
-export function queryParamsIssues(params: unknown): QueryIssue[] {
-  const issues: QueryIssue[] = []
-  if (Array.isArray(params)) {
-    params.forEach((pair, i) => {
-      if (!Array.isArray(pair) || pair.length !== 2) {
-        issues.push({ path: [i], message: 'Expected a [name, value] pair' })
-      } else {
-        if (typeof pair[0] !== 'string') issues.push({ path: [i, 0], message: 'The name must be a string' })
-        if (!isScalar(pair[1])) issues.push({ path: [i, 1], message: `The value must be ${SCALAR}` })
-      }
-    })
-  } else if (isPlainObject(params)) {
-    for (const name of Object.keys(params)) {
-      const value = params[name]
-      const values = Array.isArray(value) ? value : [value]
-      values.forEach((v, i) => {
-        if (!isScalar(v)) {
-          const path = Array.isArray(value) ? [name, i] : [name]
-          issues.push({ path, message: `The value must be ${SCALAR}, or an array of those` })
-        }
-      })
-    }
-  } else {
-    issues.push({
-      path: [],
-      message: 'Expected an object of names to values, or an array of [name, value] pairs',
-    })
-  }
-  return issues.slice(0, MAX_ISSUES)
-}
 
 // null is sent as an empty value ("name="): URLSearchParams has no form for a bare name.
 function scalarText(value: QueryScalar): string {

@@ -19,8 +19,10 @@ export function decide(
   const wsRate = gcra(tats.workspace, now, req.workspaceRatePerSecond)
   const monthEnd = secondsToMonthEnd(now)
   const monthWindow = monthLengthSeconds(now)
-  const quotaOk = counters.workspaceMonth < req.monthlyQuota
-  const keyQuotaOk = req.keyMonthlyQuota === null || counters.keyMonth < req.keyMonthlyQuota
+  // rate-only (job status polls): the monthly quotas are reported, never checked nor charged
+  const charging = req.rateOnly !== true
+  const quotaOk = !charging || counters.workspaceMonth < req.monthlyQuota
+  const keyQuotaOk = !charging || req.keyMonthlyQuota === null || counters.keyMonth < req.keyMonthlyQuota
   const allowed = keyRate.allowed && wsRate.allowed && quotaOk && keyQuotaOk
   const reason: LimitDecision['reason'] = !quotaOk
     ? 'quota'
@@ -34,7 +36,7 @@ export function decide(
 
   const keyState = allowed ? keyRate : gcraPeek(tats.key, now, req.keyRatePerSecond)
   const wsState = allowed ? wsRate : gcraPeek(tats.workspace, now, req.workspaceRatePerSecond)
-  const charged = allowed ? 1 : 0
+  const charged = allowed && charging ? 1 : 0
   const rate = (r: typeof keyRate, limit: number): PolicyState => ({
     limit,
     remaining: r.remaining,

@@ -3,15 +3,19 @@ import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
 import { newId } from '../ids.ts'
+import { newestFirst, pageOf } from '../page.ts'
 import type { StoreLog } from '../redis/connection.ts'
 import type {
   ApiKeyRecord,
   Charge,
   ConsumeRequest,
   Environment,
+  IdempotencyRecord,
   KeyLookup,
   LimitDecision,
   NewKey,
+  Page,
+  PageRequest,
   Project,
   Store,
   StoreEvent,
@@ -73,9 +77,15 @@ export class MemoryStore implements Store {
   // month → workspace id → key ids whose counters changed since the last usage line
   #usageDirty = new Map<string, Map<string, Set<string>>>()
   #flushTimer: NodeJS.Timeout | undefined
+  // Idempotency-Key records: in memory only (a restart forgets them, as it ends the requests they guard)
+  #idempotency = new Map<string, { record: IdempotencyRecord; expiresAt: number }>()
+  #idempotencySweep: NodeJS.Timeout | undefined
 
   private constructor(options: MemoryStoreOptions) {
     this.#clock = options.clock ?? Date.now
+    // expired records are dropped once a minute, so the map holds at most a TTL's worth of keys
+    this.#idempotencySweep = setInterval(() => this.#sweepIdempotency(), 60_000)
+    this.#idempotencySweep.unref()
   }
 
   static async open(options: MemoryStoreOptions): Promise<MemoryStore> {
@@ -207,6 +217,7 @@ export class MemoryStore implements Store {
 
   async close(): Promise<void> {
     clearInterval(this.#flushTimer)
+    clearInterval(this.#idempotencySweep)
     this.#listeners.clear()
     if (!this.#journal) return
     this.#flushUsage()
@@ -382,37 +393,47 @@ export class MemoryStore implements Store {
   }
 
   async consume(req: ConsumeRequest): Promise<LimitDecision> {
+    return this.consumeNow(req)
+  }
+
+  consumeNow(req: ConsumeRequest): LimitDecision {
     const now = this.#clock()
-    const usage = this.#usageFor(monthOf(now), req.workspaceId)
-    const keyUsage = usage.keys[req.keyId] ?? emptyCounts()
-    usage.keys[req.keyId] = keyUsage
+    const month = monthOf(now)
+    const usage = this.#usageFor(month, req.workspaceId)
+    const keyUsage = usage.keys[req.keyId]
     const keyTatId = `k:${req.keyId}`
     const wsTatId = `w:${req.workspaceId}`
     const { decision, keyTat, workspaceTat } = decide(
       req,
       now,
       { key: this.#tats.get(keyTatId), workspace: this.#tats.get(wsTatId) },
-      { workspaceMonth: usage.workspace.requests, keyMonth: keyUsage.requests },
+      { workspaceMonth: usage.workspace.requests, keyMonth: keyUsage?.requests ?? 0 },
     )
-    this.#markUsage(monthOf(now), req.workspaceId, req.keyId)
     if (decision.allowed) {
       this.#tats.set(keyTatId, keyTat)
       this.#tats.set(wsTatId, workspaceTat)
+    }
+    // rate-only (job status polls): no usage counter moves, so there is nothing to journal or refund
+    if (req.rateOnly === true) return decision
+    const counts = keyUsage ?? emptyCounts()
+    usage.keys[req.keyId] = counts
+    this.#markUsage(month, req.workspaceId, req.keyId)
+    if (decision.allowed) {
       usage.workspace.requests++
-      keyUsage.requests++
+      counts.requests++
       const day = dayOf(now)
       usage.daily[day] = (usage.daily[day] ?? 0) + 1
       decision.charge = {
         workspaceId: req.workspaceId,
         keyId: req.keyId,
-        month: monthOf(now),
+        month,
         day: day.slice(8, 10),
       }
     } else {
       const field =
         decision.reason === 'quota' || decision.reason === 'key_quota' ? 'refused_quota' : 'refused_rate'
       usage.workspace[field]++
-      keyUsage[field]++
+      counts[field]++
     }
     return decision
   }
@@ -438,5 +459,45 @@ export class MemoryStore implements Store {
       keys: u ? structuredClone(u.keys) : {},
       daily: u ? { ...u.daily } : {},
     }
+  }
+
+  // Maps keep insertion order, which is creation order: reversed, newest first (ties by id).
+  async pageWorkspaces(page: PageRequest): Promise<Page<Workspace> | undefined> {
+    const all = [...this.#workspaces.values()].sort(newestFirst)
+    return structuredClone(pageOf(all, page))
+  }
+
+  async pageKeys(workspaceId: string, page: PageRequest): Promise<Page<ApiKeyRecord> | undefined> {
+    const all = [...this.#keys.values()].filter((k) => k.workspace_id === workspaceId).sort(newestFirst)
+    return structuredClone(pageOf(all, page))
+  }
+
+  #sweepIdempotency(): void {
+    const now = this.#clock()
+    for (const [id, entry] of this.#idempotency) if (entry.expiresAt <= now) this.#idempotency.delete(id)
+  }
+
+  // no await between the look and the take: one event-loop turn is this store's atomic step
+  async idempotencyBegin(
+    id: string,
+    fingerprint: string,
+    lockMs: number,
+  ): Promise<IdempotencyRecord | undefined> {
+    const now = this.#clock()
+    const entry = this.#idempotency.get(id)
+    if (entry && entry.expiresAt > now) return structuredClone(entry.record)
+    this.#idempotency.set(id, { record: { fingerprint, state: 'running' }, expiresAt: now + lockMs })
+    return undefined
+  }
+
+  async idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void> {
+    this.#idempotency.set(id, {
+      record: structuredClone(record),
+      expiresAt: this.#clock() + ttlSeconds * 1000,
+    })
+  }
+
+  async idempotencyRelease(id: string): Promise<void> {
+    this.#idempotency.delete(id)
   }
 }

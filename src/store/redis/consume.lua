@@ -3,10 +3,14 @@
 -- decided together: if one refuses, nothing is charged (only a refused_rate / refused_quota counter
 -- moves). Same arithmetic as src/limits/gcra.ts and src/store/memory/limiter.ts, on Lua doubles.
 --
--- KEYS[1]  <p>:{ws:<id>}:tat:key:<key id>  GCRA theoretical arrival time of the key, ms (string)
--- KEYS[2]  <p>:{ws:<id>}:tat:ws            GCRA theoretical arrival time of the workspace, ms
--- KEYS[3]  <p>:{ws:<id>}:usage:<month A>  usage hash of the month the caller believes it is (A)
--- KEYS[4]  <p>:{ws:<id>}:usage:<month B>  usage hash of the neighbouring month nearer to now (B)
+-- One hash per workspace-month holds everything a decision reads and writes: the usage counters and the
+-- two GCRA theoretical arrival times (TATs, ms). An admitted request is one HMGET and one HSET (plus TIME
+-- in production); a refusal moves its two refused_* counters instead. Numbers go to Redis as Lua numbers
+-- (Redis writes them with 17 significant digits: exact), never through string.format. Cost per call is
+-- measured by bench/redis-decision.ts (INFO commandstats).
+--
+-- KEYS[1]  <p>:{ws:<id>}:usage:<month A>  hash of the month the caller believes it is (A)
+-- KEYS[2]  <p>:{ws:<id>}:usage:<month B>  hash of the neighbouring month nearer to now (B)
 -- ARGV[1]  key id
 -- ARGV[2]  key rate per second (burst = rate)
 -- ARGV[3]  workspace rate per second (burst = rate)
@@ -15,9 +19,17 @@
 -- ARGV[6]  now in ms (tests inject a clock), or '' to use Redis TIME (production)
 -- ARGV[7], ARGV[8]   start and end of month A (ms since the epoch, UTC; end exclusive)
 -- ARGV[9], ARGV[10]  start and end of month B
+-- ARGV[11] '1': charge (rate limits, month quotas, usage); '0': rate only (the per-second limits decide
+--          and move; month quotas are neither checked nor charged, no usage counter moves)
 -- The script's clock decides which month it is; the caller passes both candidates (keys and bounds)
 -- because a cluster script may only touch declared keys, and calendar arithmetic is simpler in JS.
 -- A clock in neither month means the two clocks disagree by weeks: an error, never a wrong count.
+--
+-- Hash fields: requests / refused_rate / refused_quota (workspace), k:<key id>:<counter> (per key),
+-- d:<DD> (admitted per day), tw / tk:<key id> (TATs of the workspace and of the key, ms).
+-- A TAT is at most 1 s ahead of the request that wrote it, so in the first second of a month the TATs of
+-- the previous month's hash (when it is the other declared key) still count: the rate state crosses the
+-- month boundary exactly, as the embedded limiter's does.
 --
 -- Returns an array of integers:
 --   [1] allowed 1|0   [2] reason 0 none|1 quota|2 key_quota|3 key_rate|4 workspace_rate
@@ -26,7 +38,8 @@
 --   [6] workspace remaining  [7] workspace reset s
 --   [8] month remaining      [9] month reset s (to the next UTC month)   [10] month length s
 --   [11] key-month remaining, or -1 when the key has no monthly quota
---   [12] the month charged: 1 = A, 2 = B (0 when refused)   [13] the day of month charged (0 when refused)
+--   [12] the month charged: 1 = A, 2 = B (0 when refused or rate-only)
+--   [13] the day of month charged (0 when refused or rate-only)
 --        (the refund receipt: refund.lua must give back exactly what this call took)
 
 local now
@@ -38,11 +51,12 @@ else
 end
 
 local DAY = 86400000
-local usage, monthStart, monthEnd, monthIndex
-if now >= tonumber(ARGV[7]) and now < tonumber(ARGV[8]) then
-  usage, monthStart, monthEnd, monthIndex = KEYS[3], tonumber(ARGV[7]), tonumber(ARGV[8]), 1
-elseif now >= tonumber(ARGV[9]) and now < tonumber(ARGV[10]) then
-  usage, monthStart, monthEnd, monthIndex = KEYS[4], tonumber(ARGV[9]), tonumber(ARGV[10]), 2
+local usage, other, monthStart, monthEnd, monthIndex, otherStart
+local aStart, bStart = tonumber(ARGV[7]), tonumber(ARGV[9])
+if now >= aStart and now < tonumber(ARGV[8]) then
+  usage, other, monthStart, monthEnd, monthIndex, otherStart = KEYS[1], KEYS[2], aStart, tonumber(ARGV[8]), 1, bStart
+elseif now >= bStart and now < tonumber(ARGV[10]) then
+  usage, other, monthStart, monthEnd, monthIndex, otherStart = KEYS[2], KEYS[1], bStart, tonumber(ARGV[10]), 2, aStart
 else
   return redis.error_reply('ERR anvil: the script clock is outside both months the caller expected')
 end
@@ -52,11 +66,13 @@ local keyRate = tonumber(ARGV[2])
 local wsRate = tonumber(ARGV[3])
 local quota = tonumber(ARGV[4])
 local keyQuota = tonumber(ARGV[5])
+local charging = ARGV[11] ~= '0'
 
 -- GCRA with burst = rate: allowed, tat, remaining, reset, retryAfter (see src/limits/gcra.ts)
 local function gcra(prev, rate)
   local interval = 1000 / rate
-  local tat = math.max(prev or now, now)
+  local tat = prev
+  if tat == nil or tat < now then tat = now end
   local newTat = tat + interval
   local allowAt = newTat - 1000
   if allowAt > now + 1e-9 then
@@ -66,21 +82,26 @@ local function gcra(prev, rate)
     math.max(1, math.ceil((newTat - now) / 1000)), 0
 end
 
-local tats = redis.call('MGET', KEYS[1], KEYS[2])
-local kOk, kTat, kRem, kReset, kRetry = gcra(tonumber(tats[1]), keyRate)
-local wOk, wTat, wRem, wReset, wRetry = gcra(tonumber(tats[2]), wsRate)
--- every counter this request may move, read at once and written back at once
-local kf = 'k:' .. keyId .. ':'
 local dayOfMonth = math.floor((now - monthStart) / DAY) + 1
-local dayField = string.format('d:%02d', dayOfMonth)
-local c = redis.call('HMGET', usage, 'requests', kf .. 'requests', dayField, 'refused_rate', 'refused_quota',
-  kf .. 'refused_rate', kf .. 'refused_quota')
-local wsCount = tonumber(c[1]) or 0
-local keyCount = tonumber(c[2]) or 0
-local fresh = not (c[1] or c[4] or c[5])
+local dayField = dayOfMonth < 10 and ('d:0' .. dayOfMonth) or ('d:' .. dayOfMonth)
+local tkField = 'tk:' .. keyId
+local krField = 'k:' .. keyId .. ':requests'
+-- everything an admission moves, read at once and written back at once
+local c = redis.call('HMGET', usage, 'tw', tkField, 'requests', krField, dayField)
+local wTatPrev, kTatPrev = tonumber(c[1]), tonumber(c[2])
+if now < monthStart + 1000 and otherStart < monthStart then
+  local p = redis.call('HMGET', other, 'tw', tkField)
+  local pw, pk = tonumber(p[1]), tonumber(p[2])
+  if pw and (wTatPrev == nil or pw > wTatPrev) then wTatPrev = pw end
+  if pk and (kTatPrev == nil or pk > kTatPrev) then kTatPrev = pk end
+end
+local kOk, kTat, kRem, kReset, kRetry = gcra(kTatPrev, keyRate)
+local wOk, wTat, wRem, wReset, wRetry = gcra(wTatPrev, wsRate)
+local wsCount = tonumber(c[3]) or 0
+local keyCount = tonumber(c[4]) or 0
 
-local quotaOk = wsCount < quota
-local keyQuotaOk = keyQuota < 0 or keyCount < keyQuota
+local quotaOk = not charging or wsCount < quota
+local keyQuotaOk = not charging or keyQuota < 0 or keyCount < keyQuota
 local allowed = kOk and wOk and quotaOk and keyQuotaOk
 local reason = 0
 if not quotaOk then reason = 1
@@ -92,26 +113,33 @@ local monthReset = math.max(1, math.ceil((monthEnd - now) / 1000))
 local charged = 0
 local retryAfter = 0
 if allowed then
-  charged = 1
-  -- a TAT older than now means a full bucket, so the key may vanish a little after its TAT
-  redis.call('SET', KEYS[1], string.format('%.17g', kTat), 'PX', math.ceil(kTat - now) + 2000)
-  redis.call('SET', KEYS[2], string.format('%.17g', wTat), 'PX', math.ceil(wTat - now) + 2000)
-  redis.call('HSET', usage, 'requests', wsCount + 1, kf .. 'requests', keyCount + 1,
-    dayField, (tonumber(c[3]) or 0) + 1)
+  if charging then
+    charged = 1
+    redis.call('HSET', usage, 'tw', wTat, tkField, kTat, 'requests', wsCount + 1, krField, keyCount + 1,
+      dayField, (tonumber(c[5]) or 0) + 1)
+  else
+    redis.call('HSET', usage, 'tw', wTat, tkField, kTat)
+  end
 else
   -- what the refused request would have left: a policy that would have admitted keeps its token
   if kOk then kRem = kRem + 1 end
   if wOk then wRem = wRem + 1 end
   if reason <= 2 then
-    redis.call('HSET', usage, 'refused_quota', (tonumber(c[5]) or 0) + 1, kf .. 'refused_quota', (tonumber(c[7]) or 0) + 1)
     retryAfter = monthReset
   else
-    redis.call('HSET', usage, 'refused_rate', (tonumber(c[4]) or 0) + 1, kf .. 'refused_rate', (tonumber(c[6]) or 0) + 1)
     retryAfter = math.max(kRetry, wRetry, 1)
   end
+  if charging then
+    local counter = reason <= 2 and 'refused_quota' or 'refused_rate'
+    redis.call('HINCRBY', usage, counter, 1)
+    redis.call('HINCRBY', usage, 'k:' .. keyId .. ':' .. counter, 1)
+  end
 end
--- usage is kept about 13 months: the expiry is set once, when the month's hash is created
-if fresh then redis.call('PEXPIRE', usage, math.ceil(monthEnd - now) + 400 * DAY) end
+-- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
+-- every admission, so it is absent only until the month's first one; setting it again changes nothing)
+if c[1] == false and (allowed or charging) then
+  redis.call('PEXPIRE', usage, math.ceil(monthEnd - now) + 400 * DAY)
+end
 
 local keyMonthRemaining = -1
 if keyQuota >= 0 then keyMonthRemaining = math.max(0, keyQuota - keyCount - charged) end

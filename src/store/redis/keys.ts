@@ -33,15 +33,13 @@ export class RedisKeys {
     return `${this.#p}:{ws:${ws}}:keys`
   }
 
-  keyTat(ws: string, keyId: string): string {
-    return `${this.#p}:{ws:${ws}}:tat:key:${keyId}`
+  // sorted set of the workspace's key ids by creation time (ms): pages of the key list
+  keysByTime(ws: string): string {
+    return `${this.#p}:{ws:${ws}}:keys:bytime`
   }
 
-  workspaceTat(ws: string): string {
-    return `${this.#p}:{ws:${ws}}:tat:ws`
-  }
-
-  // hash of one UTC month's counters: requests / refused_*, k:<key id>:<counter>, d:<DD>
+  // hash of one UTC month's counters: requests / refused_*, k:<key id>:<counter>, d:<DD>; and the GCRA
+  // state the limit decision reads with them (tw, tk:<key id>), so one decision touches one key
   usage(ws: string, month: string): string {
     return `${this.#p}:{ws:${ws}}:usage:${month}`
   }
@@ -49,6 +47,16 @@ export class RedisKeys {
   // global: set of all workspace ids
   workspaceIds(): string {
     return `${this.#p}:workspaces`
+  }
+
+  // global: sorted set of all workspace ids by creation time (ms): pages of the workspace list
+  workspacesByTime(): string {
+    return `${this.#p}:workspaces:bytime`
+  }
+
+  // global: one Idempotency-Key record; `id` is already scoped and hashed (src/http/idempotency/)
+  idempotency(id: string): string {
+    return `${this.#p}:idem:${id}`
   }
 
   // global: set once, by the gateway that creates the first workspace (SET NX)

@@ -11,9 +11,12 @@ import type {
   Charge,
   ConsumeRequest,
   Environment,
+  IdempotencyRecord,
   KeyLookup,
   LimitDecision,
   NewKey,
+  Page,
+  PageRequest,
   Project,
   Store,
   StoreEvent,
@@ -163,7 +166,10 @@ export class RedisStore implements Store {
       created_at: this.#now(),
     }
     await this.#client.hset(this.#k.workspace(ws.id), ...encodeWorkspace(ws))
-    await this.#client.sadd(this.#k.workspaceIds(), ws.id)
+    await Promise.all([
+      this.#client.sadd(this.#k.workspaceIds(), ws.id),
+      this.#client.zadd(this.#k.workspacesByTime(), Date.parse(ws.created_at), ws.id),
+    ])
     return ws
   }
 
@@ -277,6 +283,7 @@ export class RedisStore implements Store {
     await Promise.all([
       this.#client.set(this.#k.keyWorkspace(key.id), ws),
       this.#client.set(this.#k.keyByHash(key.hash), `${ws} ${key.id}`),
+      this.#client.zadd(this.#k.keysByTime(ws), Date.parse(key.created_at), key.id),
     ])
     return key
   }
@@ -334,8 +341,6 @@ export class RedisStore implements Store {
     const k = this.#k
     const ws = req.workspaceId
     const call = this.#client.anvilConsume(
-      k.keyTat(ws, req.keyId),
-      k.workspaceTat(ws),
       k.usage(ws, a.label),
       k.usage(ws, b.label),
       req.keyId,
@@ -348,6 +353,7 @@ export class RedisStore implements Store {
       a.end,
       b.start,
       b.end,
+      req.rateOnly === true ? '0' : '1',
     )
     return decodeDecision(await deadline(call, this.#timeoutMs), req, [a, b])
   }
@@ -378,5 +384,85 @@ export class RedisStore implements Store {
     const record = decode(fieldsOf(reply))
     if (record !== undefined) this.#invalidation.emit(eventOf(record))
     return record
+  }
+
+  async pageWorkspaces(page: PageRequest): Promise<Page<Workspace> | undefined> {
+    const k = this.#k
+    const ids = await this.#pageIds(k.workspacesByTime(), k.workspaceIds(), page, (id) => k.workspace(id))
+    if (!ids) return undefined
+    // auto-pipelined: one round trip for the page (one per node on a cluster)
+    const rows = await Promise.all(ids.data.map((id) => this.#client.hgetall(k.workspace(id))))
+    const data = rows.map((r) => decodeWorkspace(fieldsOf(r))).filter((w) => w !== undefined)
+    return { data, has_more: ids.has_more }
+  }
+
+  async pageKeys(workspaceId: string, page: PageRequest): Promise<Page<ApiKeyRecord> | undefined> {
+    const k = this.#k
+    const ws = workspaceId
+    const ids = await this.#pageIds(k.keysByTime(ws), k.keys(ws), page, (id) => k.key(ws, id))
+    if (!ids) return undefined
+    const rows = await Promise.all(ids.data.map((id) => this.#client.hgetall(k.key(ws, id))))
+    const data = rows.map((r) => decodeKey(fieldsOf(r))).filter((key) => key !== undefined)
+    return { data, has_more: ids.has_more }
+  }
+
+  // A page of ids from a ZSET by creation time, newest first (ties: the larger id first, as ZREVRANGE
+  // orders them). Records written by a version without the ZSET are only in the old set: when the set
+  // holds more than the ZSET, the missing ones are added (with their created_at) before reading.
+  async #pageIds(
+    zset: string,
+    set: string,
+    page: PageRequest,
+    recordKey: (id: string) => string,
+  ): Promise<Page<string> | undefined> {
+    const c = this.#client
+    const [inZset, inSet] = await Promise.all([c.zcard(zset), c.scard(set)])
+    if (inSet > inZset) await this.#backfill(zset, set, recordKey)
+    let start = 0
+    if (page.startingAfter !== undefined) {
+      const rank = await c.zrevrank(zset, page.startingAfter)
+      if (rank === null) return undefined
+      start = rank + 1
+    }
+    const ids = await c.zrevrange(zset, start, start + page.limit)
+    return { data: ids.slice(0, page.limit), has_more: ids.length > page.limit }
+  }
+
+  async #backfill(zset: string, set: string, recordKey: (id: string) => string): Promise<void> {
+    const c = this.#client
+    const ids = await c.smembers(set)
+    const scores = await c.zmscore(zset, ...ids)
+    const missing = ids.filter((_, i) => scores[i] === null)
+    const created = await Promise.all(missing.map((id) => c.hget(recordKey(id), 'created_at')))
+    const args: (string | number)[] = []
+    missing.forEach((id, i) => {
+      const at = created[i]
+      if (at) args.push(Date.parse(JSON.parse(at) as string), id)
+    })
+    if (args.length > 0) await c.zadd(zset, ...args)
+  }
+
+  async idempotencyBegin(
+    id: string,
+    fingerprint: string,
+    lockMs: number,
+  ): Promise<IdempotencyRecord | undefined> {
+    const key = this.#k.idempotency(id)
+    const running = JSON.stringify({ fingerprint, state: 'running' } satisfies IdempotencyRecord)
+    // SET NX takes the key for the first request; a record that expires between SET and GET is retried
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if ((await this.#client.set(key, running, 'PX', lockMs, 'NX')) === 'OK') return undefined
+      const stored = await this.#client.get(key)
+      if (stored !== null) return JSON.parse(stored) as IdempotencyRecord
+    }
+    throw contended()
+  }
+
+  async idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void> {
+    await this.#client.set(this.#k.idempotency(id), JSON.stringify(record), 'EX', ttlSeconds)
+  }
+
+  async idempotencyRelease(id: string): Promise<void> {
+    await this.#client.del(this.#k.idempotency(id))
   }
 }

@@ -5,7 +5,7 @@ import type { Cluster, Redis, Result } from 'ioredis'
 // reply), registered once per client with defineCommand: ioredis sends EVALSHA and falls back to EVAL
 // only when a server has not seen the script yet.
 const SCRIPTS = {
-  anvilConsume: { file: 'consume.lua', numberOfKeys: 4 },
+  anvilConsume: { file: 'consume.lua', numberOfKeys: 2 },
   anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
   anvilRefund: { file: 'refund.lua', numberOfKeys: 1 },
@@ -21,8 +21,6 @@ const sources = Object.fromEntries(
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     anvilConsume(
-      keyTat: string,
-      workspaceTat: string,
       usage: string,
       otherUsage: string,
       keyId: string,
@@ -35,6 +33,7 @@ declare module 'ioredis' {
       monthEnd: string,
       otherStart: string,
       otherEnd: string,
+      charge: '1' | '0',
     ): Result<number[], Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
     anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>

@@ -5,7 +5,8 @@ const COUNTERS = new Set<string>(['requests', 'refused_rate', 'refused_quota'])
 const emptyCounts = (): UsageCounts => ({ requests: 0, refused_rate: 0, refused_quota: 0 })
 
 // One month's usage hash (written by consume.lua) → Usage. Fields: requests / refused_rate /
-// refused_quota for the workspace, k:<key id>:<counter> per key, d:<DD> for admitted requests per day.
+// refused_quota for the workspace, k:<key id>:<counter> per key, d:<DD> for admitted requests per day;
+// the limiter's rate state (tw, tk:<key id>) shares the hash and is not usage.
 export function decodeUsage(month: string, fields: Record<string, string>): Usage {
   const usage: Usage = { month, workspace: emptyCounts(), keys: {}, daily: {} }
   for (const [field, raw] of Object.entries(fields)) {

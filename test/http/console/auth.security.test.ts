@@ -282,7 +282,7 @@ describe('console accounts and sessions', () => {
       expect(res.statusCode).toBe(403)
       expect(res.json().error).toMatchObject({ type: 'permission_error', code: 'ERR_CSRF' })
     }
-    expect((await c.call('GET', '/console/api/workspaces')).json().data.workspaces).toHaveLength(1)
+    expect((await c.call('GET', '/console/api/workspaces')).json().data.data).toHaveLength(1)
     // a Referer of our own origin stands in for a missing Origin
     expect(
       (await create({ origin: null, headers: { referer: `${ORIGIN}/console/workspaces` } })).statusCode,

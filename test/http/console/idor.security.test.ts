@@ -48,6 +48,16 @@ const PROBES: Probe[] = [
   },
   {
     method: 'GET',
+    route: '/workspaces/{workspace_id}/projects/{project_id}/environments',
+    url: (v) => `${API}/workspaces/${v.workspaceId}/projects/${v.projectId}/environments`,
+  },
+  {
+    method: 'GET',
+    route: '/workspaces/{workspace_id}/projects/{project_id}/environments',
+    url: (v, s) => `${API}/workspaces/${s.workspaceId}/projects/${v.projectId}/environments`,
+  },
+  {
+    method: 'GET',
     route: '/workspaces/{workspace_id}/keys',
     url: (v) => `${API}/workspaces/${v.workspaceId}/keys`,
   },
@@ -148,14 +158,14 @@ describe("console authorization: another user's ids answer 404", () => {
 
   it("nothing of the victim's changed, and the victim's key still works", async () => {
     const projects = await victim.client.call('GET', `${API}/workspaces/${victim.workspaceId}/projects`)
-    expect(projects.json().data.projects).toEqual([
+    expect(projects.json().data.data).toEqual([
       expect.objectContaining({
         name: 'web',
         environments: [expect.objectContaining({ name: 'production' })],
       }),
     ])
     const keys = (await victim.client.call('GET', `${API}/workspaces/${victim.workspaceId}/keys`)).json().data
-      .keys
+      .data
     expect(keys).toHaveLength(1)
     expect(keys[0]).toMatchObject({ id: victim.keyId, status: 'active', rotated_to: null })
     const call = await t.post('/v1/hash/sha256', { input: 'x' }, { authorization: `Bearer ${victim.key}` })
@@ -163,7 +173,7 @@ describe("console authorization: another user's ids answer 404", () => {
     const attackerKeys = (
       await attacker.client.call('GET', `${API}/workspaces/${attacker.workspaceId}/keys`)
     ).json()
-    expect(attackerKeys.data.keys).toHaveLength(1)
+    expect(attackerKeys.data.data).toHaveLength(1)
   })
 
   it('signed out, every console API route answers 401 (and writes need the session first)', async () => {

@@ -146,7 +146,7 @@ describe('console pages', () => {
       rotated_from: { id: old.id, prefix: old.prefix },
       replaced_by: null,
     })
-    const list = (await me.client.call('GET', `${ws}/keys`)).json().data.keys as Record<string, unknown>[]
+    const list = (await me.client.call('GET', `${ws}/keys`)).json().data.data as Record<string, unknown>[]
     expect(list.find((k) => k.id === old.id)).toMatchObject({
       status: 'rotated',
       replaced_by: { id: fresh.id, prefix: fresh.prefix },

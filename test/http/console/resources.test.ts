@@ -37,7 +37,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
       role: 'owner',
       limits: { monthly_quota: 10_000, key_rate_per_second: 5, workspace_rate_per_second: 10, pool: 'free' },
     })
-    const list = (await c.call('GET', '/console/api/workspaces')).json().data.workspaces
+    const list = (await c.call('GET', '/console/api/workspaces')).json().data.data
     expect(list.map((w: { name: string }) => w.name).sort()).toEqual(['Acme', 'Side project'])
     const one = await c.call('GET', `/console/api/workspaces/${created.json().data.id}`)
     expect(one.json().data.id).toBe(created.json().data.id)
@@ -57,7 +57,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     const refused = await c.call('POST', '/console/api/workspaces', { name: 'Four' })
     expect(refused.statusCode).toBe(409)
     expect(refused.json().error).toMatchObject({ code: 'ERR_CONFLICT', details: { limit: 3 } })
-    expect((await c.call('GET', '/console/api/workspaces')).json().data.workspaces).toHaveLength(3)
+    expect((await c.call('GET', '/console/api/workspaces')).json().data.data).toHaveLength(3)
   })
 
   it('projects and environments: created explicitly, a taken name is 409', async () => {
@@ -71,7 +71,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     expect(staging.json().data).toMatchObject({ name: 'staging', mode: 'test', project_id: me.projectId })
     expect((await c.call('POST', envs, { name: 'staging', mode: 'live' })).statusCode).toBe(409)
     expect((await c.call('POST', envs, { name: 'qa', mode: 'prod' })).statusCode).toBe(400)
-    const projects = (await c.call('GET', `${ws()}/projects`)).json().data.projects
+    const projects = (await c.call('GET', `${ws()}/projects`)).json().data.data
     expect(projects).toEqual([
       {
         id: me.projectId,
@@ -102,7 +102,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     expect((await c.call('POST', envs, { name: 'staging', mode: 'test' })).statusCode).toBe(200)
     const [api] = (await c.call('GET', `${ws()}/projects`))
       .json()
-      .data.projects.filter((p: { name: string }) => p.name === 'api')
+      .data.data.filter((p: { name: string }) => p.name === 'api')
     expect(
       (await c.call('POST', `${ws()}/projects/${api.id}/environments`, { name: 'prod', mode: 'live' }))
         .statusCode,
@@ -147,7 +147,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     const list = await c.call('GET', `${ws()}/keys`)
     expect(list.body).not.toContain(created.key)
     expect(list.body).not.toContain('hash":"')
-    expect(list.json().data.keys.map((k: { id: string }) => k.id)).toEqual([created.id, me.keyId])
+    expect(list.json().data.data.map((k: { id: string }) => k.id)).toEqual([created.id, me.keyId])
     // the scope is enforced by the gateway
     expect((await callV1(created.key, '/v1/hash/sha256', '10.1.2.3')).statusCode).toBe(200)
     expect((await callV1(created.key, '/v1/hash/sha256', '192.0.2.1')).json().error.code).toBe(
@@ -158,7 +158,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     )
     now += 86_400_000
     expect((await callV1(created.key, '/v1/hash/sha256', '10.1.2.3')).statusCode).toBe(401)
-    expect((await c.call('GET', `${ws()}/keys`)).json().data.keys[0].status).toBe('expired')
+    expect((await c.call('GET', `${ws()}/keys`)).json().data.data[0].status).toBe('expired')
   })
 
   it('a test-mode environment gives anvil_test_ keys; bad options are 400 with the field named', async () => {
@@ -188,7 +188,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     const c = await start()
     now += 5_000
     expect((await callV1(me.key)).statusCode).toBe(200)
-    const key = (await c.call('GET', `${ws()}/keys`)).json().data.keys[0]
+    const key = (await c.call('GET', `${ws()}/keys`)).json().data.data[0]
     expect(key.last_used_at).toBe(new Date(T0 + 5_000).toISOString())
   })
 

@@ -48,7 +48,13 @@ describe('CORS with CORS_ALLOWED_ORIGINS listing two origins', () => {
       expect(header(res, 'access-control-allow-origin')).toBe(APP)
       expect(list(res, 'access-control-allow-methods')).toContain('POST')
       expect(list(res, 'access-control-allow-headers')).toEqual(
-        expect.arrayContaining(['Authorization', 'Content-Type', 'Idempotency-Key']),
+        expect.arrayContaining([
+          'Authorization',
+          'Content-Type',
+          'Idempotency-Key',
+          'Traceparent',
+          'Tracestate',
+        ]),
       )
       expect(header(res, 'access-control-max-age')).toBe('7200')
       expect(list(res, 'vary')).toContain('Origin')
@@ -109,7 +115,13 @@ describe('CORS with CORS_ALLOWED_ORIGINS listing two origins', () => {
       expect(header(ok, 'access-control-allow-origin')).toBe(APP)
       expect(list(ok, 'vary')).toContain('Origin')
       expect(list(ok, 'access-control-expose-headers')).toEqual(
-        expect.arrayContaining(['RateLimit', 'RateLimit-Policy', 'Request-Id', 'Retry-After']),
+        expect.arrayContaining([
+          'RateLimit',
+          'RateLimit-Policy',
+          'Request-Id',
+          'Retry-After',
+          'Traceresponse',
+        ]),
       )
       expect(ok.headers['access-control-allow-credentials']).toBeUndefined()
       for (const [res, status] of [
@@ -141,7 +153,7 @@ describe('CORS with CORS_ALLOWED_ORIGINS listing two origins', () => {
     it(`${name}: OPTIONS without a preflight is a 204 with Allow; an unknown path stays a 404`, async () => {
       const res = await send(t.url, { method: 'OPTIONS', path: '/v1/jobs', ca })
       expect(res.status).toBe(204)
-      expect(header(res, 'allow')).toBe('POST, OPTIONS')
+      expect(header(res, 'allow')).toBe('GET, HEAD, POST, OPTIONS')
       const unknown = await send(t.url, { method: 'OPTIONS', path: '/v1/nope', headers: { origin: APP }, ca })
       expect(unknown.status).toBe(404)
     })

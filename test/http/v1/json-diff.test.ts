@@ -165,9 +165,13 @@ describe('/v1/json/diff', () => {
 
   it('is documented in the OpenAPI document', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })
-    const op = res.json().paths['/v1/json/diff'].post
+    const doc = res.json()
+    const op = doc.paths['/v1/json/diff'].post
     expect(op.operationId).toBe('jsonDiff')
-    const schema = op.requestBody.content['application/json'].schema
+    // the request body is a named component schema
+    const ref: string = op.requestBody.content['application/json'].schema.$ref
+    expect(ref).toBe('#/components/schemas/JsonDiffRequest')
+    const schema = doc.components.schemas.JsonDiffRequest
     expect(JSON.stringify(schema)).toContain('json_patch')
     expect(op.responses['400'].description).toContain('ERR_VALIDATION')
   })

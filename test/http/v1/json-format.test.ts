@@ -183,7 +183,7 @@ describe('/v1/json/format', () => {
     expect(pretty.statusCode).toBe(422)
     expect(pretty.json().error).toMatchObject({
       code: 'ERR_COMPUTE_LIMIT',
-      details: { limit: 'output_size' },
+      details: { reason: 'output_size', limit: 16 * deep.length },
     })
   })
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
 import { AppError } from '../../../errors.ts'
 import { createApiKey, type KeyOutcome, revokeApiKey, rotateApiKey } from '../../../keys/service.ts'
 import type { ApiKeyRecord } from '../../../store/types.ts'
 import { rotateBody } from '../../admin/schemas.ts'
 import { defineRoute } from '../../define-route.ts'
+import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../../pagination.ts'
 import { ownedEnvironment, ownedKey, ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
 import { curlExample, publicHost } from '../curl.ts'
@@ -49,14 +49,17 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     url: '/workspaces/:workspace_id/keys',
     security: 'sessionCookie',
     operationId: 'consoleListKeys',
-    summary: "A workspace's keys, newest first: prefix, scope, created, last used, status (never the key)",
+    summary:
+      "A workspace's keys, newest first (paginated): prefix, scope, created, last used, status (never the key)",
     tags,
     params: workspaceParams,
-    response: z.object({ keys: z.array(keySchema) }),
-    errors: ['ERR_UNAUTHORIZED', 'ERR_NOT_FOUND'],
-    handler: async ({ params, request }) => {
+    querystring: pageQuery,
+    response: listSchema(keySchema, 'Keys'),
+    errors: ['ERR_UNAUTHORIZED', 'ERR_NOT_FOUND', 'ERR_VALIDATION'],
+    handler: async ({ params, query, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
-      return { keys: await keyViews(deps, workspace.id) }
+      const page = pageOrRefuse(await store.pageKeys(workspace.id, pageRequest(query)), query.starting_after)
+      return { data: await keyViews(deps, workspace.id, page.data), has_more: page.has_more }
     },
   })
 
@@ -65,6 +68,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     url: '/workspaces/:workspace_id/keys',
     security: 'sessionCookie',
     operationId: 'consoleCreateKey',
+    idempotent: true,
     summary: 'Create a key in an environment (the full key is in this response only)',
     description: "Past the plan's max_keys live keys: 409 ERR_CONFLICT with details {limit, max}.",
     tags,
@@ -104,6 +108,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     url: '/workspaces/:workspace_id/keys/:key_id/rotate',
     security: 'sessionCookie',
     operationId: 'consoleRotateKey',
+    idempotent: true,
     summary: 'Issue a replacement key; the old one lives for grace_seconds (0 = revoked now)',
     tags,
     params: keyParams,

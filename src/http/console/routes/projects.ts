@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import { AppError } from '../../../errors.ts'
 import { effectiveLimits } from '../../../limits/plans.ts'
+import { newestFirst, pageOf } from '../../../store/page.ts'
 import type { Workspace } from '../../../store/types.ts'
 import { defineRoute } from '../../define-route.ts'
+import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../../pagination.ts'
 import { ownedProject, ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
 import { environmentView, projectViews } from '../views.ts'
@@ -35,14 +36,38 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
     url: '/workspaces/:workspace_id/projects',
     security: 'sessionCookie',
     operationId: 'consoleListProjects',
-    summary: "A workspace's projects with their environments",
+    summary: "A workspace's projects with their environments, newest first (paginated)",
+    description:
+      "Paged in memory: a workspace holds at most its plan's max_projects projects, read in one call.",
     tags,
     params: workspaceParams,
-    response: z.object({ projects: z.array(projectSchema) }),
-    errors: ['ERR_UNAUTHORIZED', 'ERR_NOT_FOUND'],
-    handler: async ({ params, request }) => {
+    querystring: pageQuery,
+    response: listSchema(projectSchema, 'Projects'),
+    errors: ['ERR_UNAUTHORIZED', 'ERR_NOT_FOUND', 'ERR_VALIDATION'],
+    handler: async ({ params, query, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
-      return { projects: await projectViews(deps, workspace.id) }
+      const projects = (await projectViews(deps, workspace.id)).sort(newestFirst)
+      return pageOrRefuse(pageOf(projects, pageRequest(query)), query.starting_after)
+    },
+  })
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/workspaces/:workspace_id/projects/:project_id/environments',
+    security: 'sessionCookie',
+    operationId: 'consoleListEnvironments',
+    summary: "A project's environments, newest first (paginated)",
+    description: "Paged in memory: a workspace holds at most its plan's max_environments environments.",
+    tags,
+    params: projectParams,
+    querystring: pageQuery,
+    response: listSchema(environmentSchema, 'Environments'),
+    errors: ['ERR_UNAUTHORIZED', 'ERR_NOT_FOUND', 'ERR_VALIDATION'],
+    handler: async ({ params, query, request }) => {
+      const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
+      const project = await ownedProject(deps, workspace, params.project_id)
+      const environments = (await store.listEnvironments(project.id)).sort(newestFirst).map(environmentView)
+      return pageOrRefuse(pageOf(environments, pageRequest(query)), query.starting_after)
     },
   })
 
@@ -51,6 +76,7 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
     url: '/workspaces/:workspace_id/projects',
     security: 'sessionCookie',
     operationId: 'consoleCreateProject',
+    idempotent: true,
     summary: 'Create a project',
     description: "Past the plan's max_projects: 409 ERR_CONFLICT with details {limit, max}.",
     tags,
@@ -71,6 +97,7 @@ export async function projectRoutes(app: FastifyInstance, { deps }: { deps: Cons
     url: '/workspaces/:workspace_id/projects/:project_id/environments',
     security: 'sessionCookie',
     operationId: 'consoleCreateEnvironment',
+    idempotent: true,
     summary: 'Create an environment (live or test mode) in a project',
     description:
       "Past the plan's max_environments (counted across the workspace's projects): 409 ERR_CONFLICT with " +

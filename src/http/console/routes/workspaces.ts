@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
 import { AppError } from '../../../errors.ts'
+import { newestFirst, pageOf } from '../../../store/page.ts'
 import { defineRoute } from '../../define-route.ts'
+import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../../pagination.ts'
 import { memberWorkspaces, ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
 import { usageView, workspaceView } from '../views.ts'
@@ -17,15 +18,19 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
     url: '/workspaces',
     security: 'sessionCookie',
     operationId: 'consoleListWorkspaces',
-    summary: 'The workspaces of the signed-in user',
+    summary: 'The workspaces of the signed-in user, newest first (paginated)',
+    description:
+      'Paged in memory: a person belongs to a bounded number of workspaces (CONSOLE_MAX_WORKSPACES owned).',
     tags,
-    response: z.object({ workspaces: z.array(workspaceSchema) }),
-    errors: ['ERR_UNAUTHORIZED'],
-    handler: async ({ request }) => ({
-      workspaces: (await memberWorkspaces(deps, request.consoleAuth!.user.id)).map((m) =>
-        workspaceView(plans, m.workspace, m.role),
-      ),
-    }),
+    querystring: pageQuery,
+    response: listSchema(workspaceSchema, "The signed-in person's workspaces"),
+    errors: ['ERR_UNAUTHORIZED', 'ERR_VALIDATION'],
+    handler: async ({ request, query }) => {
+      const views = (await memberWorkspaces(deps, request.consoleAuth!.user.id))
+        .map((m) => workspaceView(plans, m.workspace, m.role))
+        .sort(newestFirst)
+      return pageOrRefuse(pageOf(views, pageRequest(query)), query.starting_after)
+    },
   })
 
   defineRoute(app, {
@@ -33,6 +38,7 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
     url: '/workspaces',
     security: 'sessionCookie',
     operationId: 'consoleCreateWorkspace',
+    idempotent: true,
     summary: 'Create a workspace on the default plan; its creator owns it',
     tags,
     body: createWorkspaceBody,

@@ -1,12 +1,10 @@
 import type { Delta } from 'jsondiffpatch'
 import { AppError } from '../../../errors.ts'
 import { isRawNumber } from '../number.ts'
+import { MAX_DEPTH } from './types.ts'
 import { isJsonObject, type Json, type JsonObject, setOwn } from './values.ts'
 
-// Every step of a diff recurses once per nesting level. At this bound a diff needs under a fifth of
-// the main thread's default stack (worker threads get more), so deep input is refused up front
-// instead of overflowing somewhere inside.
-export const MAX_DEPTH = 512
+export { MAX_DEPTH }
 
 // jsondiffpatch reads and writes properties on plain objects, so a key that names an
 // Object.prototype member ("__proto__", "constructor", "toString", ...) is lost or crashes it.

@@ -37,12 +37,18 @@ export interface JsonFormatResult {
 
 const MiB = 1024 * 1024
 
-// Pretty-printing deep nesting grows quadratically (100,000 levels at indent 2 is ~10^10 bytes), so the
-// output is capped: at least 64 MiB, 4x the input for big inputs, and when it must fit in memory as one
-// string, never past 256 MiB.
+// Output budget: pretty-printing deep nesting grows quadratically (2,800 nested arrays at indent 8 is 5.6 KB
+// in, 62 MB out), so the output may be at most OUTPUT_FACTOR times the input, or OUTPUT_FLOOR for small
+// inputs, and when it must fit in memory as one string, never past 256 MiB. Ordinary JSON pretty-prints to
+// 1-4x its minified size (measured in docs/dispatch.md), so 16x only refuses amplification. The printer
+// stops writing as soon as the budget is reached (src/ops/json/format/printer.ts).
+export const OUTPUT_FACTOR = 16
+export const OUTPUT_FLOOR = 1 * MiB
+export const MAX_BUFFERED_OUTPUT = 256 * MiB
+
 export function outputCap(inputBytes: number, buffered: boolean): number {
-  const cap = Math.max(64 * MiB, inputBytes * 4)
-  return buffered ? Math.min(256 * MiB, cap) : cap
+  const cap = Math.max(OUTPUT_FLOOR, inputBytes * OUTPUT_FACTOR)
+  return buffered ? Math.min(MAX_BUFFERED_OUTPUT, cap) : cap
 }
 
 export function streamFor(

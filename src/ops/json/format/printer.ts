@@ -11,7 +11,7 @@ export interface Printer {
   taken: number
   // output cap in bytes; raised by the stream as input arrives
   max: number
-  // past the cap: printing goes on into a scratch buffer so that validation can finish (an invalid
+  // past the cap: nothing more is written (tokenizing goes on so that validation can finish: an invalid
   // document is a 400 whatever its size), and the cap is reported when the output is asked for
   overflow: boolean
   pretty: boolean
@@ -58,7 +58,7 @@ export function outputTooLarge(max: number): AppError {
   return new AppError(
     'ERR_COMPUTE_LIMIT',
     `The formatted output would exceed ${max} bytes; use mode "minify" or a smaller indent.`,
-    { limit: 'output_size', max_bytes: max },
+    { reason: 'output_size', limit: max, max_bytes: max },
   )
 }
 
@@ -78,6 +78,8 @@ function room(p: Printer, n: number): boolean {
 }
 
 function newline(p: Printer, depth: number): void {
+  // past the budget indentation is not even counted: deep nesting would cost depth × width per token
+  if (p.overflow) return
   const n = depth * p.width + 1
   if (p.length + n > p.out.length && !room(p, n)) return
   const out = p.out
@@ -137,6 +139,7 @@ export function printValueStart(p: Printer, isKey: boolean): void {
 }
 
 export function printBytes(p: Printer, src: Uint8Array, start: number, end: number): void {
+  if (p.overflow) return
   const n = end - start
   if (p.length + n > p.out.length && !room(p, n)) return
   const out = p.out

@@ -239,7 +239,7 @@ describe('json format: deep nesting (iterative, no stack overflow)', () => {
     expect(() => formatJson({ input: arrays })).toThrowError(
       expect.objectContaining({
         code: 'ERR_COMPUTE_LIMIT',
-        details: { limit: 'output_size', max_bytes: 64 * 1024 * 1024 },
+        details: { reason: 'output_size', limit: 16 * arrays.length, max_bytes: 16 * arrays.length },
       }),
     )
   })

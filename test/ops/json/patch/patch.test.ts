@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { applyJsonPatch, MAX_COPIED_NODES, MAX_PATCH_DEPTH } from '../../../../src/ops/json/patch/patch.ts'
+import { applyJsonPatch, COPY_FLOOR, MAX_PATCH_DEPTH } from '../../../../src/ops/json/patch/patch.ts'
 import { formatPointer, parsePointer } from '../../../../src/ops/json/pointer.ts'
 import { jsonEqual } from '../../../../src/ops/json/value.ts'
 
@@ -260,8 +260,39 @@ describe('json patch: safety', () => {
     const doubling = Array.from({ length: 40 }, () => ({ op: 'copy', from: '/a', path: '/a/-' }))
     expect(refusal({ a: [1] }, doubling)).toMatchObject({
       code: 'ERR_COMPUTE_LIMIT',
-      details: { limit: 'copied_nodes', max_nodes: MAX_COPIED_NODES },
+      details: { reason: 'copied_bytes', limit: COPY_FLOOR },
     })
+  })
+
+  it('counts copied bytes, not values: one long string copied many times is refused', () => {
+    // 29 KB of patch asking for 29 MB of result: 1,000 copies of one 29 KB string value
+    const copies = Array.from({ length: 1000 }, () => ({ op: 'copy', from: '/s', path: '/a/-' }))
+    const started = performance.now()
+    expect(refusal({ s: 'x'.repeat(29_000), a: [] }, copies)).toMatchObject({
+      code: 'ERR_COMPUTE_LIMIT',
+      details: { reason: 'copied_bytes', limit: expect.any(Number) },
+    })
+    expect(performance.now() - started).toBeLessThan(250)
+  })
+
+  it('allows copies up to 16x the request, and stops a doubling copy as soon as it passes the budget', () => {
+    const big = Array.from({ length: 2000 }, (_, i) => i)
+    const fine = patch({ a: big }, [{ op: 'copy', from: '/a', path: '/b' }]) as { b: number[] }
+    expect(fine.b).toHaveLength(2000)
+    const started = performance.now()
+    const doubling = Array.from({ length: 30 }, () => ({ op: 'copy', from: '/a', path: '/a/-' }))
+    expect(
+      refusal(
+        {
+          a: [
+            [0, 0],
+            [0, 0],
+          ],
+        },
+        doubling,
+      ).details,
+    ).toMatchObject({ reason: 'copied_bytes' })
+    expect(performance.now() - started).toBeLessThan(250)
   })
 })
 

@@ -275,13 +275,39 @@ describe('json format streaming: tokens split across chunks', () => {
   })
 
   it('hands large pretty output over in bounded pieces', () => {
-    const stream = createJsonStream({ mode: 'pretty', indent: 8, warnings: false, buffered: false })
+    // a declared body of 2 MB allows 32 MB of output (16x)
+    const stream = createJsonStream({
+      mode: 'pretty',
+      indent: 8,
+      warnings: false,
+      buffered: false,
+      expected_bytes: 2_000_000,
+    })
     const pieces = [...writeJsonStream(stream, Buffer.from('['.repeat(2000)))]
     expect(pieces.length).toBeGreaterThan(10)
     for (const piece of pieces) expect(piece.length).toBeLessThan(512 * 1024)
     const total = pieces.reduce((sum, p) => sum + p.length, 0)
     // line k holds '[' after k * 8 spaces
     expect(total).toBe(2000 + 1999 + 8 * ((1999 * 2000) / 2))
+  })
+
+  it('stops at the output budget (16x the input, 1 MiB at least) as soon as it is passed', () => {
+    // 4 KB of '[' at indent 8 would be 64 MB of output: the sink refuses it after writing 1 MiB
+    const stream = createJsonStream({ mode: 'pretty', indent: 8, warnings: false, buffered: false })
+    let written = 0
+    let error: unknown
+    const started = performance.now()
+    try {
+      for (const piece of writeJsonStream(stream, Buffer.from('['.repeat(4000)))) written += piece.length
+    } catch (err) {
+      error = err
+    }
+    expect(performance.now() - started).toBeLessThan(250)
+    expect(error).toMatchObject({
+      code: 'ERR_COMPUTE_LIMIT',
+      details: { reason: 'output_size', limit: 1024 * 1024 },
+    })
+    expect(written).toBeLessThanOrEqual(1024 * 1024)
   })
 
   it('refuses nesting past 2^24 levels, whatever the mode', () => {

@@ -1,0 +1,129 @@
+import { generateKeyPairSync } from 'node:crypto'
+import { DEFAULT_PLANS, type PlanName } from '../src/limits/plans.ts'
+import { OPERATIONS, type OpName } from '../src/ops/registry.ts'
+import { markRuns, nestedArrays, worstCase } from './stall-inputs.ts'
+
+// The requests of the `stall` bench and its regression test: for every op, its worst-case body at the
+// largest size a plan allows (capped by STALL_MAX_BYTES, so that a run stays within minutes), and the
+// crafted inputs of issue 14 (amplification, quadratic steps, public-key work).
+
+export interface StallCase {
+  label: string
+  plan: PlanName
+  path: string
+  type: 'application/json' | 'application/octet-stream'
+  body: string
+}
+
+const MiB = 1024 * 1024
+const MAX_BYTES = Number(process.env.STALL_MAX_BYTES ?? 4 * MiB)
+
+function pathOf(op: OpName): string {
+  if (op === 'hash') return '/v1/hash/sha512'
+  if (op === 'hmac') return '/v1/hmac/sha512'
+  return `/v1/${op.replaceAll('.', '/')}`
+}
+
+function bodyOf(op: OpName, bytes: number): string {
+  const input = worstCase(op, bytes) as Record<string, unknown>
+  if (op === 'hash' || op === 'hmac') delete input.algorithm
+  return JSON.stringify(input)
+}
+
+function rsaJwk(e?: string): Record<string, unknown> {
+  const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' })
+  return e === undefined ? jwk : { ...jwk, e }
+}
+
+function rs256Token(): string {
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
+  return `${part({ alg: 'RS256' })}.${part({ sub: 'x' })}.${'A'.repeat(342)}`
+}
+
+// The crafted inputs of issue 14, at their sizes there.
+export function craftedCases(plan: PlanName): StallCase[] {
+  const json = (label: string, path: string, body: unknown): StallCase => ({
+    label,
+    plan,
+    path,
+    type: 'application/json',
+    body: JSON.stringify(body),
+  })
+  const huge = Buffer.alloc(256, 0xff).toString('base64url')
+  const hugeKey = rsaJwk(huge)
+  return [
+    json('format 5.6 KB nested, indent 8', '/v1/json/format', { input: nestedArrays(2800), indent: 8 }),
+    {
+      label: 'format raw 4 KB, ?indent=8',
+      plan,
+      path: '/v1/json/format?indent=8',
+      type: 'application/octet-stream',
+      body: nestedArrays(2000),
+    },
+    json('patch 822 B copy doubling', '/v1/json/patch', {
+      document: {
+        a: [
+          [0, 0],
+          [0, 0],
+        ],
+      },
+      patch: Array.from({ length: 20 }, () => ({ op: 'copy', from: '/a', path: '/a/-' })),
+    }),
+    json('patch 29 KB → 29 MB', '/v1/json/patch', {
+      document: { a: ['x'.repeat(28_000)] },
+      patch: Array.from({ length: 10 }, () => ({ op: 'copy', from: '/a', path: '/a/-' })),
+    }),
+    json('punycode 1,024-code-point label', '/v1/text/encode', {
+      input: `a.${'é'.repeat(1024)}.de`,
+      format: 'punycode',
+    }),
+    json('normalize NFC, 20,000 marks', '/v1/text/normalize', {
+      input: markRuns(40_000, 20_000),
+      form: 'NFC',
+    }),
+    json('normalize NFKC, runs of 1,024', '/v1/text/normalize', {
+      input: markRuns(Math.min(DEFAULT_PLANS[plan].max_json_bytes - 1024, 256 * 1024), 1024),
+      form: 'NFKC',
+    }),
+    json('diff reversed, just under 16 KiB', '/v1/json/diff', {
+      left: Array.from({ length: 1800 }, (_, i) => i),
+      right: Array.from({ length: 1800 }, (_, i) => 1799 - i),
+      output: 'both',
+    }),
+    {
+      label: 'format raw 1 MiB sort_keys',
+      plan,
+      path: '/v1/json/format?sort_keys=true&mode=minify',
+      type: 'application/octet-stream',
+      body: `{${Array.from({ length: 60_000 }, (_, i) => `"k${(i * 7919) % 60_000}":${i}`).join(',')}}`,
+    },
+    json('JWKS 100 RSA keys, huge e, no kid', '/v1/jwt/verify', {
+      token: rs256Token(),
+      jwks: { keys: Array.from({ length: 100 }, () => hugeKey) },
+    }),
+    json('JWKS 4 RSA keys, no kid', '/v1/jwt/verify', {
+      token: rs256Token(),
+      jwks: { keys: Array.from({ length: 4 }, () => rsaJwk()) },
+    }),
+  ]
+}
+
+// Every op's worst case at the plan's JSON body limit (or STALL_MAX_BYTES), and just under its inline bound.
+export function opCases(plan: PlanName): StallCase[] {
+  const limit = Math.min(DEFAULT_PLANS[plan].max_json_bytes, MAX_BYTES) - 4096
+  const cases: StallCase[] = []
+  for (const op of Object.keys(OPERATIONS) as OpName[]) {
+    const bound = OPERATIONS[op].poolAbove
+    const sizes = Number.isFinite(bound) ? [bound - 512, limit] : [1024]
+    for (const bytes of sizes) {
+      cases.push({
+        label: `${op} ${Math.round(bytes / 1024)} KiB`,
+        plan,
+        path: pathOf(op),
+        type: 'application/json',
+        body: bodyOf(op, bytes),
+      })
+    }
+  }
+  return cases
+}

@@ -1,0 +1,84 @@
+// Where a request's op runs, decided once per request from what is known before a byte of its body is read:
+// the route's op, the plan, the declared Content-Length (or its absence) and the Content-Type. The body
+// parser, the route (src/http/define-route.ts, run-op.ts) and the dispatcher (dispatch.ts) all read this
+// one value (request.execution); none of them decides again. docs/dispatch.md, "One decision".
+import type { PlanLimits } from '../limits/plans.ts'
+import {
+  hasHeavyCase,
+  hasPoolPath,
+  heavyInput,
+  inlineUpTo,
+  type OpName,
+  parsesOnWorker,
+} from '../ops/registry.ts'
+import type { Reservation } from './admission.ts'
+
+export type ExecutionMode = 'inline' | 'pool' | 'stream'
+
+export interface ExecutionDecision {
+  mode: ExecutionMode
+  op: OpName
+  // inline only: the op has a heavy case (e.g. RSA signing) that its parsed input may reveal; such input
+  // goes to the pool (see modeFor), everything else stays inline
+  heavyCheck: boolean
+  // pool only: the JSON body is handed to the worker as bytes, parsed and validated there
+  rawBody: boolean
+  // the declared Content-Length, or undefined for a body with none (chunked, HTTP/2 without the header)
+  declaredBytes: number | undefined
+}
+
+// The decision as stored on the request, with the place on the pool held for its body (pool mode).
+export interface Execution extends ExecutionDecision {
+  reservation: Reservation | null
+}
+
+export interface DecisionInput {
+  op: OpName
+  limits: PlanLimits
+  // the body's declared size (declaredBodyBytes), undefined when it has none (chunked)
+  declaredBytes: number | undefined
+  contentType: string | undefined
+}
+
+// The body size a request declares before it is read: its Content-Length; 0 for an HTTP/1.x request with
+// neither Content-Length nor Transfer-Encoding (it has no body); undefined otherwise (chunked, or an
+// HTTP/2 stream without the header: its size is known only once read).
+export function declaredBodyBytes(
+  headers: { 'content-length'?: string | undefined; 'transfer-encoding'?: string | undefined },
+  httpVersionMajor: number,
+): number | undefined {
+  const length = headers['content-length']
+  if (length !== undefined) return /^\d+$/.test(length) ? Number(length) : undefined
+  if (httpVersionMajor === 1 && headers['transfer-encoding'] === undefined) return 0
+  return undefined
+}
+
+// A pure function: the same request facts always give the same decision.
+// - A raw application/octet-stream body streams (to the pool: h-stream's path).
+// - Inline only when the declared size is within the op's inline bound, the worst case at that size being
+//   small (src/ops/registry.ts, inlineUpTo). A body with no declared length is never inline for an op that
+//   has a pool path: its size is unbounded until it has been read.
+// - An op with no pool path (ids, time, cron: bounded work whatever the body) is always inline.
+export function decideExecution({
+  op,
+  limits,
+  declaredBytes,
+  contentType,
+}: DecisionInput): ExecutionDecision {
+  const octets = contentType?.toLowerCase().startsWith('application/octet-stream') === true
+  const base = { op, declaredBytes, heavyCheck: false, rawBody: false }
+  if (octets) return { ...base, mode: 'stream' }
+  if (!hasPoolPath(op)) return { ...base, mode: 'inline' }
+  const bound = inlineUpTo(op, limits)
+  if (declaredBytes !== undefined && declaredBytes < bound) {
+    return { ...base, mode: 'inline', heavyCheck: hasHeavyCase(op) }
+  }
+  return { ...base, mode: 'pool', rawBody: parsesOnWorker(op) }
+}
+
+// The mode for this input: the decision's, except that an inline decision whose op has a heavy case goes to
+// the pool when the parsed input is that case. The only place input moves work, and only ever to the pool.
+export function modeFor(decision: ExecutionDecision, input: unknown): ExecutionMode {
+  if (decision.mode === 'inline' && decision.heavyCheck && heavyInput(decision.op, input)) return 'pool'
+  return decision.mode
+}

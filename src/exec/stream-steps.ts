@@ -1,0 +1,72 @@
+import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from '../ops/base64/decode.ts'
+import { createBase64Encoder, endBase64Encoder, writeBase64Encoder } from '../ops/base64/stream.ts'
+import { createHasher } from '../ops/hash/hash.ts'
+import {
+  createJsonStream,
+  endJsonStream,
+  jsonStreamWarnings,
+  writeJsonStream,
+} from '../ops/json/stream/stream.ts'
+import type { StreamJob, StreamResult } from './stream-types.ts'
+
+const NOTHING = new Uint8Array(0)
+
+// One streamed op on the thread: each chunk in, the output it completes out (in pieces of bounded size, so
+// a chunk that expands a lot is never held whole and the thread can stop between pieces), whatever is left
+// at the end, then what the op knows about the whole body. write and end may throw an AppError.
+export interface StreamStep {
+  write(chunk: Uint8Array): Iterable<Uint8Array>
+  end(): Uint8Array
+  result(): Omit<StreamResult, 'bytes'>
+}
+
+export function createStreamStep(job: StreamJob): StreamStep {
+  switch (job.kind) {
+    case 'json.format': {
+      const stream = createJsonStream(job.options)
+      return {
+        write: (chunk) => writeJsonStream(stream, chunk),
+        end: () => endJsonStream(stream),
+        result: () => {
+          const warnings = jsonStreamWarnings(stream)
+          return warnings ? { warnings } : {}
+        },
+      }
+    }
+    case 'base64.encode': {
+      const encoder = createBase64Encoder(job.variant, job.padding)
+      return {
+        write: (chunk) => [writeBase64Encoder(encoder, chunk)],
+        end: () => endBase64Encoder(encoder),
+        result: () => ({ variant: job.variant }),
+      }
+    }
+    case 'base64.decode': {
+      const decoder = createBase64Decoder(job.variant, job.strict)
+      let variant: StreamResult['variant']
+      return {
+        write: (chunk) => [writeBase64Decoder(decoder, chunk)],
+        end: () => {
+          variant = endBase64Decoder(decoder)
+          return NOTHING
+        },
+        result: () => (variant ? { variant } : {}),
+      }
+    }
+    case 'hash': {
+      const hasher = createHasher(job.algorithm, job.length)
+      let digest: Uint8Array | undefined
+      return {
+        write: (chunk) => {
+          hasher.update(chunk)
+          return []
+        },
+        end: () => {
+          digest = hasher.digest()
+          return NOTHING
+        },
+        result: () => (digest ? { digest } : {}),
+      }
+    }
+  }
+}

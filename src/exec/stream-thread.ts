@@ -1,0 +1,128 @@
+import { performance } from 'node:perf_hooks'
+import { AppError, isAppError } from '../errors.ts'
+import { createStreamStep } from './stream-steps.ts'
+import {
+  type FromThread,
+  METER_BUSY,
+  METER_BYTES,
+  METER_SINCE,
+  OUTPUT_WINDOW,
+  ownsBuffer,
+  type StreamTask,
+  type StreamTaskResult,
+  type ToThread,
+} from './stream-types.ts'
+
+const now = () => performance.timeOrigin + performance.now()
+const SLICE = 64 * 1024
+// this thread's CPU time in ms (user + system): what the op costs, whatever else the machine runs
+function cpuMs(): number {
+  const { user, system } = process.threadCpuUsage()
+  return (user + system) / 1000
+}
+
+// Thread side of a streamed body (the op thread calls it for a task of kind 'stream'): takes the chunks
+// the main side sends on the task's port, runs them through the op piece by piece, sends the output back
+// (moved, not copied, where the thread owns the bytes) and acknowledges each batch once processed. It waits
+// while the main side holds OUTPUT_WINDOW bytes it has not handed on. Only the time spent processing
+// counts towards the compute budget; the thread is idle, and charged nothing, while the body is in transit.
+export async function runStreamTask(task: StreamTask, startedAt: number): Promise<StreamTaskResult> {
+  const { port, budgetMs } = task
+  const meter = new Float64Array(task.meter)
+  const inbox: ToThread[] = []
+  let outstanding = 0
+  let cancelled = false
+  let wake: (() => void) | undefined
+  port.on('message', function onMessage(message: ToThread) {
+    if (message.t === 'credit') outstanding -= message.bytes
+    else if (message.t === 'cancel') cancelled = true
+    else inbox.push(message)
+    const resume = wake
+    wake = undefined
+    resume?.()
+  })
+  async function until(ready: () => boolean): Promise<void> {
+    while (!ready() && !cancelled) await new Promise<void>((resolve) => (wake = resolve))
+  }
+  function post(message: FromThread, transfer?: ArrayBuffer[]): void {
+    port.postMessage(message, transfer)
+  }
+  function send(piece: Uint8Array): void {
+    if (piece.length === 0) return
+    outstanding += piece.length
+    if (ownsBuffer(piece)) post({ t: 'out', chunk: piece }, [piece.buffer as ArrayBuffer])
+    else post({ t: 'out', chunk: new Uint8Array(piece) })
+  }
+  // One piece at a time: the budget counts the thread's CPU time while the op works (on a loaded machine
+  // wall time would charge the tenant for other work), checked between pieces. The main side kills the
+  // thread if a single piece runs on far past it (src/exec/stream-run.ts), from the wall-clock start the
+  // thread notes here.
+  async function run(pieces: Iterable<Uint8Array>): Promise<void> {
+    const iterator = pieces[Symbol.iterator]()
+    for (;;) {
+      meter[METER_SINCE] = now()
+      const from = cpuMs()
+      let next: IteratorResult<Uint8Array>
+      try {
+        next = iterator.next()
+      } finally {
+        meter[METER_BUSY]! += cpuMs() - from
+        meter[METER_SINCE] = 0
+      }
+      if (meter[METER_BUSY]! > budgetMs) throw overBudget(budgetMs, meter[METER_BYTES]!)
+      if (next.done) return
+      send(next.value)
+      if (outstanding >= OUTPUT_WINDOW) await until(() => outstanding < OUTPUT_WINDOW)
+      if (cancelled) return
+    }
+  }
+  const finished = (): StreamTaskResult => ({ startedAt, runMs: meter[METER_BUSY]!, cancelled })
+  try {
+    const step = createStreamStep(task.job)
+    for (;;) {
+      await until(() => inbox.length > 0)
+      if (cancelled) return finished()
+      const message = inbox.shift()!
+      if (message.t === 'data') {
+        let bytes = 0
+        for (const chunk of message.chunks) {
+          // in slices, so that the budget is checked, and the bytes processed counted, at least every 64 KiB
+          for (let at = 0; at < chunk.length; at += SLICE) {
+            const slice = chunk.subarray(at, Math.min(chunk.length, at + SLICE))
+            await run(step.write(slice))
+            if (cancelled) return finished()
+            meter[METER_BYTES]! += slice.length
+          }
+          bytes += chunk.length
+        }
+        post({ t: 'ack', bytes })
+        continue
+      }
+      await run([step.end()])
+      if (cancelled) return finished()
+      post({ t: 'done', result: { ...step.result(), bytes: meter[METER_BYTES]! } })
+      return finished()
+    }
+  } catch (err) {
+    // an expected failure (bad input, a limit) is answered; anything else is a bug and rejects the task
+    if (!isAppError(err)) throw err
+    const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
+    post({ t: 'error', error })
+    return finished()
+  } finally {
+    port.removeAllListeners('message')
+    port.close()
+  }
+}
+
+export function overBudget(budgetMs: number, bytesProcessed: number): AppError {
+  return new AppError(
+    'ERR_COMPUTE_LIMIT',
+    `The operation exceeded the plan's ${budgetMs} ms compute budget.`,
+    {
+      reason: 'time',
+      budget_ms: budgetMs,
+      bytes_processed: bytesProcessed,
+    },
+  )
+}

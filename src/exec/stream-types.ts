@@ -1,0 +1,86 @@
+// What crosses the thread boundary for a streamed body (docs/dispatch.md, "Streaming on the pool"): the
+// task handed to Piscina once, and the messages both sides exchange on the task's own MessageChannel while
+// the body arrives. Shared by the main side (src/exec/stream-run.ts) and the thread (src/exec/stream-thread.ts).
+import type { MessagePort } from 'node:worker_threads'
+import type { Base64Variant, DecodeVariant } from '../ops/base64/types.ts'
+import type { JsonFormatOptions, JsonWarning } from '../ops/json/format/format.ts'
+
+// The incremental op a streamed body is fed through, with its options (plain data).
+export type StreamJob =
+  | {
+      kind: 'json.format'
+      options: JsonFormatOptions & { warnings: boolean; buffered: boolean; expected_bytes?: number }
+    }
+  | { kind: 'base64.encode'; variant: Base64Variant; padding?: boolean }
+  | { kind: 'base64.decode'; variant: DecodeVariant; strict: boolean }
+  | { kind: 'hash'; algorithm: string; length?: number }
+
+// What the op knows once the body has ended, beside its output.
+export interface StreamResult {
+  // input bytes processed
+  bytes: number
+  warnings?: JsonWarning[]
+  variant?: Base64Variant
+  digest?: Uint8Array
+}
+
+export interface StreamTask {
+  kind: 'stream'
+  job: StreamJob
+  // the thread's end of this task's channel (moved in the task's transferList)
+  port: MessagePort
+  // the plan's compute budget: the thread's CPU time processing chunks, never time waiting for bytes
+  budgetMs: number
+  // Float64Array over it, written by the thread: [CPU ms so far, epoch ms the current piece started
+  // (0 while idle), input bytes processed]. The main side reads it to kill a task stuck inside one piece.
+  meter: SharedArrayBuffer
+  // this task's slot on the pool's start board (src/exec/start-board.ts)
+  slot?: number
+}
+
+export const METER_BUSY = 0
+export const METER_SINCE = 1
+export const METER_BYTES = 2
+export const METER_SLOTS = 3
+
+export interface StreamTaskResult {
+  startedAt: number
+  // CPU time processing chunks (ms)
+  runMs: number
+  cancelled: boolean
+}
+
+// main → thread
+export type ToThread =
+  | { t: 'data'; chunks: Uint8Array[] }
+  | { t: 'end' }
+  // output bytes the main side has handed on: they no longer count against the thread's window
+  | { t: 'credit'; bytes: number }
+  // the client is gone: end the task now
+  | { t: 'cancel' }
+
+// thread → main
+export type FromThread =
+  // input bytes processed: they no longer count against the main side's window
+  | { t: 'ack'; bytes: number }
+  | { t: 'out'; chunk: Uint8Array }
+  | { t: 'done'; result: StreamResult }
+  | { t: 'error'; error: { code: string; message: string; details?: Record<string, unknown> } }
+
+const MiB = 1024 * 1024
+
+// Bytes in flight each way: input sent but not yet processed by the thread, and output made but not yet
+// taken by the response. Past it the request is paused (input) or the thread waits (output), so a slow
+// thread slows the upload and a slow reader slows the thread, at flat memory.
+export const INPUT_WINDOW = 4 * MiB
+export const OUTPUT_WINDOW = 4 * MiB
+
+// A Buffer whose ArrayBuffer is its own (not a slice of a pool or of a larger read buffer) can be moved
+// to the other thread without a copy; any other is copied.
+export function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.byteLength > 0
+}
+
+export function isStreamTask(task: object): task is StreamTask {
+  return (task as { kind?: unknown }).kind === 'stream'
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { RequestTrace, Tracing } from '../../observability/tracing/types.ts'
+import { toAppError } from '../error-mapping.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    // this request's server span (null until traceRequest runs; the plugin is only registered when
+    // tracing is on)
+    trace: RequestTrace | null
+  }
+}
+
+// what a client controls is cut to this many characters before it becomes a span attribute
+const MAX_ATTRIBUTE = 512
+
+function header(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+// One server span per request, continuing the caller's W3C `traceparent`/`tracestate`, named after the
+// matched route's pattern (never the raw URL). The answer carries `traceresponse` (W3C Trace Context
+// Level 2): the trace id and the id of this server span, so a client can find its request's trace.
+// Registered only when tracing is on (src/http/app.ts): off, no request pays for any of this.
+async function tracePlugin(app: FastifyInstance, options: { tracing: Tracing }): Promise<void> {
+  const { tracing } = options
+  app.decorateRequest('trace', null)
+
+  app.addHook('onRequest', function traceRequest(request, reply, done) {
+    const raw = request.raw
+    const trace = tracing.startRequest({
+      method: request.method,
+      route: request.routeOptions.url,
+      path: (raw.url?.split('?', 1)[0] ?? '/').slice(0, MAX_ATTRIBUTE),
+      traceparent: header(request.headers.traceparent),
+      tracestate: header(request.headers.tracestate),
+      clientAddress: request.ip,
+      httpVersion: raw.httpVersion,
+      userAgent: header(request.headers['user-agent'])?.slice(0, MAX_ATTRIBUTE),
+      requestId: request.id,
+    })
+    request.trace = trace
+    reply.header('traceresponse', trace.traceresponse)
+    // the access rule's store calls (key lookup, limits) run next, in this context
+    trace.enter()
+    done()
+  })
+
+  // the body arrived on stream events, outside the request's context: enter it again for the handler
+  app.addHook('preHandler', function resumeTrace(request, _reply, done) {
+    request.trace?.enter()
+    done()
+  })
+
+  app.addHook('onError', function traceError(request, _reply, error, done) {
+    request.trace?.fail(toAppError(error, request.bodyLimit).code, error)
+    done()
+  })
+
+  app.addHook('onResponse', function endTrace(request, reply, done) {
+    // a client that hung up got no answer, whatever status the reply object holds
+    const aborted = (request.raw as { aborted?: boolean }).aborted === true
+    request.trace?.end(aborted ? undefined : reply.statusCode, request.auth?.workspace.id)
+    done()
+  })
+
+  app.addHook('onRequestAbort', function traceAbort(request, done) {
+    request.trace?.end(undefined, request.auth?.workspace.id)
+    done()
+  })
+}
+
+export const traceRequests = fp(tracePlugin, { name: 'anvil-trace' })

@@ -1,0 +1,55 @@
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+const brotli = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
+
+type Coding = 'br' | 'gzip' | 'identity'
+
+// br, then gzip, then identity, as far as the client accepts them (a coding with q=0 is refused)
+export function negotiate(header: string | string[] | undefined): Coding {
+  const accepted = new Map<string, number>()
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+    if (name) accepted.set(name, q === undefined ? 1 : Number(q))
+  }
+  const wants = (c: string) => (accepted.get(c) ?? accepted.get('*') ?? 0) > 0
+  if (wants('br')) return 'br'
+  if (wants('gzip')) return 'gzip'
+  return 'identity'
+}
+
+interface Encoded {
+  identity: Buffer
+  br: Buffer
+  gzip: Buffer
+}
+
+// A document built once, on first request, and kept in each coding: compressed once on libuv's
+// threadpool (zlib's async API), never per request and never on the event loop.
+export function cachedDocument(build: () => Record<string, unknown>) {
+  let encoded: Promise<Encoded> | undefined
+  async function encode(): Promise<Encoded> {
+    const identity = Buffer.from(JSON.stringify(build()))
+    const [br, gz] = await Promise.all([
+      brotli(identity, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+      gzipAsync(identity, { level: 9 }),
+    ])
+    return { identity, br, gzip: gz }
+  }
+  return async function sendDocument(request: FastifyRequest, reply: FastifyReply) {
+    encoded ??= encode()
+    const bytes = await encoded
+    const coding = negotiate(request.headers['accept-encoding'])
+    reply.header('vary', 'Accept-Encoding').type('application/json; charset=utf-8')
+    if (coding !== 'identity') reply.header('content-encoding', coding)
+    return reply.send(bytes[coding])
+  }
+}

@@ -1,0 +1,67 @@
+import type { Dispatcher } from '../../exec/dispatch.ts'
+import type { JobService } from '../../jobs/service.ts'
+import type { Store } from '../../store/types.ts'
+
+// What the rest of Anvil sees of tracing. Only types here: the OpenTelemetry SDK behind it (sdk.ts) is
+// imported on demand by open.ts, so a process without an OTLP endpoint never loads it.
+
+// where the SDK's own warnings go (an unreachable collector, dropped spans), throttled
+export type TracingLog = (level: 'warn' | 'error', message: string, detail: Record<string, unknown>) => void
+
+// W3C Trace Context fields, as carried by HTTP headers and by a job's queue entry
+export interface TraceCarrier {
+  traceparent: string
+  tracestate?: string
+}
+
+export interface RequestInfo {
+  method: string
+  // the matched route's pattern (undefined: no route matched)
+  route: string | undefined
+  path: string
+  traceparent: string | undefined
+  tracestate: string | undefined
+  clientAddress: string
+  httpVersion: string
+  userAgent: string | undefined
+  requestId: string
+}
+
+// One request's server span.
+export interface RequestTrace {
+  // W3C Trace Context Level 2 `traceresponse` value: the trace id and this server span's id
+  readonly traceresponse: string
+  // makes this span the parent of what the request does next (store calls, dispatch, job enqueue):
+  // called when the request starts and again after its body is read (stream events lose the context)
+  enter(): void
+  // an error the request failed with (its envelope code), recorded as an exception event
+  fail(code: string, error: unknown): void
+  // ends the span with the response's status code (none: the client hung up first); idempotent
+  end(statusCode: number | undefined, workspaceId: string | undefined): void
+}
+
+// A job's life on the worker: its wait in the queue and its run, children of the gateway's enqueue span.
+export interface JobTraceInfo {
+  id: string
+  queue: string
+  operation: string
+  workspaceId: string
+  // epoch ms when BullMQ took the job (the enqueue)
+  enqueuedAt: number
+  attempt: number
+  trace: TraceCarrier | undefined
+}
+
+export interface Tracing {
+  startRequest(info: RequestInfo): RequestTrace
+  // decorators installed by the composition root: each call becomes a child span of the active request
+  traceStore(store: Store, system: 'redis' | 'embedded'): Store
+  traceDispatcher(dispatcher: Dispatcher): Dispatcher
+  traceJobs(jobs: JobService): JobService
+  // the active span's context, for a job's queue entry (undefined when nothing is being traced)
+  carrier(): TraceCarrier | undefined
+  // runs a job inside its "wait" and "run" spans, linked to the trace its enqueue carried
+  runJob<T>(job: JobTraceInfo, run: () => Promise<T>): Promise<T>
+  // exports what is buffered and stops; spans started afterwards are dropped
+  shutdown(): Promise<void>
+}

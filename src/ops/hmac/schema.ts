@@ -1,0 +1,33 @@
+// The hmac family's request bodies: the routes' schemas, and what a worker validates a large
+// /v1/hmac/verify body with (OpSpec.body in src/ops/registry.ts; /v1/hmac/{algorithm} takes its algorithm
+// from the path, so its body is parsed by the gateway).
+import { z } from 'zod'
+import { BYTE_ENCODINGS, DIGEST_ENCODINGS } from '../types.ts'
+import { HMAC_ALGORITHMS } from './types.ts'
+
+export const algorithmField = z
+  .string()
+  .max(64)
+  .describe(`Hash function, case-insensitive: ${HMAC_ALGORITHMS.join(', ')}`)
+
+const macFields = {
+  input: z.string().describe('The message, in input_encoding'),
+  key: z.string().describe('The secret key, in key_encoding. Never logged or echoed back'),
+  input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
+  key_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
+}
+
+export const hmacBody = z.strictObject({
+  ...macFields,
+  output_encoding: z.enum(DIGEST_ENCODINGS).default('hex'),
+})
+
+export const hmacVerifyBody = z.strictObject({
+  algorithm: algorithmField,
+  ...macFields,
+  digest: z.string().describe('The expected MAC, in digest_encoding'),
+  digest_encoding: z
+    .enum(DIGEST_ENCODINGS)
+    .default('hex')
+    .describe('Encoding of digest (hex is case-insensitive)'),
+})

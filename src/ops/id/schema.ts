@@ -1,0 +1,49 @@
+// The id family's request bodies: the routes' schemas, and what a worker validates a large body with
+// (OpSpec.body in src/ops/registry.ts).
+import { z } from 'zod'
+import { BYTE_ENCODINGS } from '../types.ts'
+import {
+  MAX_NANOID_COUNT,
+  MAX_UUID_COUNT,
+  NANOID_ALPHABET,
+  NANOID_SIZE,
+  UUID_FORMATS,
+  UUID_VERSIONS,
+} from './types.ts'
+
+export const uuidBody = z.strictObject({
+  version: z
+    .literal(UUID_VERSIONS)
+    .default(4)
+    .describe('RFC 9562 version. v7s of one request are strictly increasing; v3/v5 are deterministic.'),
+  count: z.number().int().min(1).max(MAX_UUID_COUNT).default(1).describe('How many (must be 1 for v3/v5)'),
+  namespace: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('v3/v5 only, required there: a UUID, or one of "dns", "url", "oid", "x500" (RFC 9562 §6.6)'),
+  name: z.string().optional().describe('v3/v5 only, required there: the name, in name_encoding'),
+  name_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
+  format: z
+    .enum(UUID_FORMATS)
+    .default('standard')
+    .describe('standard: lower-case 8-4-4-4-12; compact: 32 hex digits; urn: urn:uuid:…; upper: upper-case'),
+})
+
+export const uuidInspectBody = z.strictObject({
+  uuid: z.string().describe('8-4-4-4-12 in any case, 32 hex digits, urn:uuid:… or {…}'),
+})
+
+export const nanoidBody = z.strictObject({
+  size: z.number().int().min(NANOID_SIZE.min).max(NANOID_SIZE.max).default(NANOID_SIZE.default),
+  alphabet: z
+    .string()
+    .min(NANOID_ALPHABET.min)
+    .max(NANOID_ALPHABET.max * 2)
+    .optional()
+    .describe(
+      '2–256 distinct characters (code points); default A-Za-z0-9_- (URL-safe). Every character is ' +
+        'equally likely (rejection sampling, no modulo bias).',
+    ),
+  count: z.number().int().min(1).max(MAX_NANOID_COUNT).default(1),
+})

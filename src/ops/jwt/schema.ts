@@ -1,0 +1,91 @@
+// The jwt family's request bodies: the routes' schemas, and what a worker validates a large body with
+// (OpSpec.body in src/ops/registry.ts).
+import { z } from 'zod'
+import { BYTE_ENCODINGS } from '../types.ts'
+import { isJsonObject, JWS_ALGORITHM_NAMES, MAX_DURATION_SECONDS, MAX_NUMERIC_DATE } from './types.ts'
+
+// Free-form JSON objects pass through untouched (zod's record would drop a "__proto__" member, which
+// would silently change what gets signed or verified).
+function jsonObject(description: string) {
+  return z
+    .custom<Record<string, unknown>>(isJsonObject, { message: 'must be a JSON object' })
+    .meta({ type: 'object', additionalProperties: true, description })
+}
+
+const token = z.string().describe('A JWS compact token: header.payload.signature')
+const at = z
+  .union([z.number().min(0).max(MAX_NUMERIC_DATE), z.iso.datetime({ offset: true })])
+  .describe('Reference time instead of now: Unix seconds or an ISO 8601 date-time')
+const duration = z
+  .union([z.number().int().min(-MAX_DURATION_SECONDS).max(MAX_DURATION_SECONDS), z.string().max(32)])
+  .describe('Seconds, or a span such as "90s", "15m", "2h", "7d", "1y"')
+const stringOrList = z.union([z.string(), z.array(z.string()).min(1).max(50)])
+const keyMaterial = z.union([z.string().min(1), jsonObject('A JWK (RFC 7517)')])
+const secretFields = {
+  secret: z
+    .string()
+    .optional()
+    .describe('HMAC secret for HS*, in secret_encoding. Never logged or echoed back'),
+  secret_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
+}
+
+export const jwtDecodeBody = z.strictObject({ token })
+export const jwtInspectBody = z.strictObject({ token, at: at.optional() })
+
+export const jwtVerifyBody = z.strictObject({
+  token,
+  ...secretFields,
+  public_key: keyMaterial
+    .optional()
+    .describe('PEM public key (SPKI or PKCS#1), PEM X.509 certificate, or a public JWK'),
+  jwks: z
+    .object(
+      { keys: z.array(jsonObject('A JWK')).max(100) },
+      {
+        error: (issue) =>
+          typeof issue.input === 'string'
+            ? 'Remote JWKS URLs are not fetched; send the JWKS document itself: {"keys": [...]}'
+            : undefined,
+      },
+    )
+    .optional()
+    .describe('A local JWK Set; the key is chosen by the token "kid" and "alg". URLs are refused'),
+  algorithms: z
+    .array(z.string().max(32))
+    .min(1)
+    .max(20)
+    .optional()
+    .describe(
+      `Allow-list; default: every algorithm the key type supports. Known: ${JWS_ALGORITHM_NAMES.join(', ')}`,
+    ),
+  issuer: stringOrList.optional().describe('Expected "iss" (one of)'),
+  audience: stringOrList.optional().describe('Expected "aud" (any of)'),
+  subject: z.string().optional().describe('Expected "sub"'),
+  max_token_age: z
+    .union([z.number().min(0).max(MAX_DURATION_SECONDS), z.string().max(32)])
+    .optional()
+    .describe('Maximum age since "iat": seconds or a span like "1h"'),
+  clock_tolerance_seconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).optional(),
+  required_claims: z.array(z.string().min(1).max(256)).max(50).optional(),
+  at: at.optional(),
+})
+
+export const jwtSignBody = z.strictObject({
+  payload: jsonObject('The JWT claims set'),
+  algorithm: z
+    .string()
+    .max(32)
+    .describe(`One of ${JWS_ALGORITHM_NAMES.join(', ')} ("none" is never signed)`),
+  ...secretFields,
+  private_key: keyMaterial
+    .optional()
+    .describe('For RS/PS/ES/EdDSA: unencrypted PEM private key or a private JWK'),
+  header: jsonObject(
+    'Extra protected header parameters (kid, typ, ...); alg comes from algorithm',
+  ).optional(),
+  expires_in: duration.optional().describe('Sets exp = signing time + this'),
+  not_before: duration.optional().describe('Sets nbf = signing time + this'),
+  issuer: z.string().optional(),
+  audience: stringOrList.optional(),
+  subject: z.string().optional(),
+})

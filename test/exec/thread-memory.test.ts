@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { getHeapStatistics } from 'node:v8'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterTask, collectionsRun, GROWTH_BYTES } from '../../src/exec/thread-memory.ts'
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
+import { h1Request } from '../helpers/tls-client.ts'
+
+const MiB = 1024 * 1024
+
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+  return check()
+}
+
+describe('a thread gives memory back after a large task', () => {
+  it('collects once idle after a task that grew the heap, and not after a short one', async () => {
+    const before = collectionsRun()
+    afterTask(1)
+    // a "large task": ~80 MiB of short-lived objects, then garbage
+    let garbage: number[][] | undefined = Array.from({ length: 160 }, () =>
+      new Array<number>(65_536).fill(0.5),
+    )
+    expect(getHeapStatistics().total_heap_size).toBeGreaterThan(GROWTH_BYTES)
+    garbage = undefined
+    expect(garbage).toBeUndefined()
+    const committed = getHeapStatistics().total_heap_size
+    afterTask(500)
+    expect(await until(() => collectionsRun() === before + 1, 5_000)).toBe(true)
+    expect(getHeapStatistics().total_heap_size).toBeLessThan(committed - GROWTH_BYTES)
+    // nothing grew since: the next long task does not collect again
+    afterTask(500)
+    await new Promise((r) => setTimeout(r, 500))
+    expect(collectionsRun()).toBe(before + 1)
+  })
+
+  describe('through a gateway', () => {
+    let server: ServerProcess
+    let dataDir: string
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'anvil-memory-'))
+      server = await startServerProcess({
+        DATA_DIR: dataDir,
+        DEFAULT_PLAN: 'business',
+        LOG_LEVEL: 'warn',
+        POOL_FREE_THREADS: '1',
+        POOL_PAID_THREADS: '1',
+        PLANS: JSON.stringify({ business: { max_json_bytes: 64 * MiB, compute_budget_ms: 120_000 } }),
+      })
+    }, 90_000)
+    afterAll(async () => {
+      await server?.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    })
+
+    it('after a 100k-item diff, its RSS is back near idle within seconds (bench/diff-memory.ts)', async () => {
+      const ready = () => h1Request(server.url, { path: '/readyz', ca: server.ca }).then((r) => r.status)
+      const deadline = Date.now() + 30_000
+      while ((await ready()) !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+      await new Promise((r) => setTimeout(r, 1_000))
+      const pid = server.child.pid!
+      const idle = rssOf(pid)
+      const product = (id: number) => ({
+        id,
+        sku: `SKU-${id}`,
+        name: `Product ${id}`,
+        price: id / 10,
+        tags: ['new'],
+      })
+      const left = Array.from({ length: 100_000 }, (_, id) => product(id))
+      const right = left.map((p, i) => (i % 20 === 0 ? { ...p, price: p.price + 1 } : p))
+      const body = JSON.stringify({
+        left: { items: left },
+        right: { items: right },
+        array_key: 'id',
+        output: 'both',
+      })
+      const headers = { authorization: `Bearer ${server.firstKey}`, 'content-type': 'application/json' }
+      const res = await h1Request(server.url, {
+        method: 'POST',
+        path: '/v1/json/diff',
+        headers,
+        body,
+        ca: server.ca,
+      })
+      expect(res.status).toBe(200)
+      // the target is idle + 64 MiB within 10 s; generous here so a busy machine does not fail it
+      const back = await until(() => rssOf(pid) < idle + 96 * MiB, 15_000)
+      expect(back, `RSS ${(rssOf(pid) / MiB).toFixed(0)} MiB, idle ${(idle / MiB).toFixed(0)} MiB`).toBe(true)
+    }, 120_000)
+  })
+})

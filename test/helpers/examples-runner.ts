@@ -1,0 +1,209 @@
+import http from 'node:http'
+import { ERRORS } from '../../src/errors.ts'
+import { type DocExample, VOLATILE } from '../../src/http/openapi/examples.ts'
+import { createApiKey } from '../../src/keys/service.ts'
+import type { TestApp } from './harness.ts'
+import { h1Request, type RawResponse } from './tls-client.ts'
+
+// Runs the curl commands of docs/examples/*.md against a real gateway: the public listener over TLS,
+// the admin listener over plain HTTP, with the $VARIABLES the examples use filled in from a world of
+// our own (a console account and its workspace, a project, an environment, keys, a finished job).
+export interface ExampleWorld {
+  t: TestApp
+  adminUrl: string
+  vars: Record<string, string>
+  // a fresh key to rotate and revoke, per examples file
+  freshKey(): Promise<void>
+}
+
+const DOC_ORIGIN = 'https://localhost:8443'
+
+function cookieOf(res: RawResponse): string {
+  const set = res.headers['set-cookie']
+  const first = (Array.isArray(set) ? set[0] : set) ?? ''
+  return /anvil_session=([^;]+)/.exec(first)?.[1] ?? ''
+}
+
+export async function prepareWorld(t: TestApp): Promise<ExampleWorld> {
+  await t.admin.listen({ port: 0, host: '127.0.0.1' })
+  const adminUrl = `http://127.0.0.1:${(t.admin.server.address() as { port: number }).port}`
+  const ca = t.tls!.cert
+  const json = { 'content-type': 'application/json', origin: t.url }
+  const signup = await h1Request(t.url, {
+    method: 'POST',
+    path: '/console/api/signup',
+    headers: json,
+    body: JSON.stringify({
+      email: 'examples@example.com',
+      password: 'a long enough password',
+      workspace_name: 'Docs',
+    }),
+    ca,
+  })
+  const session = signup.json<{ data: { csrf_token: string; workspace: { id: string } } }>().data
+  const cookie = cookieOf(signup)
+  const auth = { ...json, cookie: `anvil_session=${cookie}`, 'x-csrf-token': session.csrf_token }
+  const workspaceId = session.workspace.id
+  const project = await h1Request(t.url, {
+    method: 'POST',
+    path: `/console/api/workspaces/${workspaceId}/projects`,
+    headers: auth,
+    body: JSON.stringify({ name: 'Examples' }),
+    ca,
+  })
+  const projectId = project.json<{ data: { id: string } }>().data.id
+  const env = await h1Request(t.url, {
+    method: 'POST',
+    path: `/console/api/workspaces/${workspaceId}/projects/${projectId}/environments`,
+    headers: auth,
+    body: JSON.stringify({ name: 'examples', mode: 'live' }),
+    ca,
+  })
+  const environmentId = env.json<{ data: { id: string } }>().data.id
+  const jobId = await finishedJob(t)
+  const vars: Record<string, string> = {
+    ANVIL_KEY: t.key,
+    ADMIN_TOKEN: t.adminToken,
+    SESSION: cookie,
+    CSRF: session.csrf_token,
+    WORKSPACE_ID: workspaceId,
+    PROJECT_ID: projectId,
+    ENVIRONMENT_ID: environmentId,
+    JOB_ID: jobId,
+  }
+  const world: ExampleWorld = {
+    t,
+    adminUrl,
+    vars,
+    async freshKey() {
+      const created = await createApiKey(t.runtime.store, { workspace_id: workspaceId })
+      if (!created.ok) throw new Error(created.reason)
+      vars.KEY_ID = created.record.id
+    },
+  }
+  await world.freshKey()
+  return world
+}
+
+async function finishedJob(t: TestApp): Promise<string> {
+  const headers = { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }
+  const ca = t.tls!.cert
+  const submitted = await h1Request(t.url, {
+    method: 'POST',
+    path: '/v1/jobs',
+    headers,
+    body: JSON.stringify({ operation: 'hash', params: { algorithm: 'sha256', input: 'hello' } }),
+    ca,
+  })
+  const id = submitted.json<{ data: { id: string } }>().data.id
+  for (let i = 0; i < 200; i++) {
+    const got = await h1Request(t.url, { path: `/v1/jobs/${id}`, headers, ca })
+    const status = got.json<{ data: { status: string } }>().data.status
+    if (status === 'completed' || status === 'failed') return id
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`job ${id} did not finish`)
+}
+
+function fill(text: string, world: ExampleWorld, base: string): string {
+  return text
+    .replace(/\$([A-Z_]+)/g, (whole, name: string) => world.vars[name] ?? whole)
+    .replaceAll(DOC_ORIGIN, base)
+}
+
+export interface ExampleAnswer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: unknown
+}
+
+export async function runExample(world: ExampleWorld, example: DocExample): Promise<ExampleAnswer> {
+  const admin = example.path.startsWith('/admin/')
+  const base = admin ? world.adminUrl : world.t.url
+  const headers = Object.fromEntries(
+    Object.entries(example.headers).map(([k, v]) => [k, fill(v, world, world.t.url)]),
+  )
+  const path = fill(example.path, world, base)
+  const body = example.body === undefined ? undefined : fill(example.body, world, base)
+  const res = admin
+    ? await plainRequest(base, { method: example.method, path, headers, body })
+    : await h1Request(base, {
+        method: example.method,
+        path,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        ca: world.t.tls!.cert,
+      })
+  const text = res.body.toString('utf8')
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed }
+}
+
+function plainRequest(
+  base: string,
+  req: { method: string; path: string; headers: Record<string, string>; body: string | undefined },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const r = http.request(
+      new URL(req.path, base),
+      { method: req.method, headers: req.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          const body = Buffer.concat(chunks)
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: <T>() => JSON.parse(body.toString('utf8')) as T,
+          })
+        })
+      },
+    )
+    r.on('error', reject)
+    r.end(req.body)
+  })
+}
+
+// the status an example's answer implies: its error code's, or a success
+export function expectedStatus(response: unknown): number | 'success' {
+  const code = (response as { error?: { code?: string } } | null)?.error?.code
+  return code && code in ERRORS ? ERRORS[code as keyof typeof ERRORS].status : 'success'
+}
+
+// where the answer differs from the example; "…" matches any value, "abc…" any string starting "abc"
+export function differences(expected: unknown, actual: unknown, path = '$'): string[] {
+  if (expected === VOLATILE) return []
+  if (typeof expected === 'string' && expected.endsWith(VOLATILE)) {
+    const prefix = expected.slice(0, -VOLATILE.length)
+    return typeof actual === 'string' && actual.startsWith(prefix)
+      ? []
+      : [`${path}: ${JSON.stringify(actual)} does not start with ${JSON.stringify(prefix)}`]
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length)
+      return [`${path}: ${JSON.stringify(actual)} is not an array of ${expected.length}`]
+    return expected.flatMap((e, i) => differences(e, actual[i], `${path}[${i}]`))
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return [`${path}: ${JSON.stringify(actual)} is not an object`]
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)])
+    return [...keys].flatMap((k) =>
+      k in expected && k in actual
+        ? differences(
+            (expected as Record<string, unknown>)[k],
+            (actual as Record<string, unknown>)[k],
+            `${path}.${k}`,
+          )
+        : [`${path}.${k}: ${k in expected ? 'missing from the answer' : 'not in the example'}`],
+    )
+  }
+  return Object.is(expected, actual)
+    ? []
+    : [`${path}: ${JSON.stringify(actual)} instead of ${JSON.stringify(expected)}`]
+}

@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify'
+import { afterEach, expect, it } from 'vitest'
+import { buildAdminApp } from '../../../src/http/admin-app.ts'
+import type { Store } from '../../../src/store/types.ts'
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { h1Request, type RawResponse } from '../../helpers/tls-client.ts'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+interface Answer {
+  data: { id: string; key?: string }
+  error: { code: string; details: { issues: { path: string }[] } }
+}
+
+export interface SuiteOptions {
+  // extra environment (REDIS_URL for the Redis run)
+  env: () => Record<string, string>
+}
+
+// Idempotency-Key over real sockets: the public API on its TLS listener, the admin API on its plain
+// listener. The same story runs on the embedded store and on a real Redis.
+export function idempotencySuite({ env }: SuiteOptions): void {
+  const open: TestApp[] = []
+  const rebuilt: FastifyInstance[] = []
+  afterEach(async () => {
+    await Promise.all(rebuilt.splice(0).map((a) => a.close()))
+    await Promise.all(open.splice(0).map((t) => t.close()))
+  })
+
+  async function start(extra: Record<string, string> = {}, wrap?: (store: Store) => Store) {
+    const t = await startTestApp({ listen: true, env: { ...env(), ...extra } })
+    open.push(t)
+    if (wrap) {
+      // the slow store is swapped in behind the admin routes' options: rebuild the admin app on it
+      const store = wrap(t.runtime.store)
+      rebuilt.push(await buildAdminApp({ ...t.runtime, store }, { adminToken: ADMIN_TOKEN }))
+    }
+    const adminApp = rebuilt.at(-1) ?? t.admin
+    await adminApp.listen({ port: 0, host: '127.0.0.1' })
+    const adminUrl = `http://127.0.0.1:${(adminApp.server.address() as { port: number }).port}`
+    const admin = async (path: string, body: unknown, key?: string) => {
+      const r = await fetch(adminUrl + path, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'content-type': 'application/json',
+          ...(key === undefined ? {} : { 'idempotency-key': key }),
+        },
+        body: JSON.stringify(body),
+      })
+      return { status: r.status, headers: r.headers, json: (await r.json()) as Answer }
+    }
+    const v1 = (path: string, body: unknown, headers: Record<string, string>, apiKey = t.key) =>
+      h1Request(t.url, {
+        method: 'POST',
+        path,
+        ca: t.tls!.cert,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+    return { t, admin, v1 }
+  }
+
+  const listed = async (t: TestApp) => (await t.runtime.store.listWorkspaces()).length
+
+  it('replays the first response of a create, once created, with Idempotent-Replayed', async () => {
+    const { t, admin } = await start()
+    const before = await listed(t)
+    const first = await admin('/admin/workspaces', { name: 'acme' }, 'create-acme-1')
+    expect(first.status).toBe(200)
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    const again = await admin('/admin/workspaces', { name: 'acme' }, 'create-acme-1')
+    expect(again.status).toBe(200)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.json).toEqual(first.json)
+    expect(await listed(t)).toBe(before + 1)
+    // without a key, a create is a create
+    await admin('/admin/workspaces', { name: 'acme' })
+    expect(await listed(t)).toBe(before + 2)
+  })
+
+  it('refuses the same key with another body (422) and a malformed key (400)', async () => {
+    const { admin } = await start()
+    expect((await admin('/admin/workspaces', { name: 'a' }, 'k-1')).status).toBe(200)
+    const other = await admin('/admin/workspaces', { name: 'b' }, 'k-1')
+    expect(other.status).toBe(422)
+    expect(other.json.error.code).toBe('ERR_IDEMPOTENCY_MISMATCH')
+    for (const bad of ['x'.repeat(256), 'tab\there', 'é']) {
+      const r = await admin('/admin/workspaces', { name: 'a' }, bad).catch(() => undefined)
+      // fetch itself refuses a non-ByteString header value; what it sends must be refused by us
+      if (r) {
+        expect(r.status).toBe(400)
+        expect(r.json.error.code).toBe('ERR_VALIDATION')
+        expect(r.json.error.details.issues[0]?.path).toBe('Idempotency-Key')
+      }
+    }
+    expect((await admin('/admin/workspaces', { name: 'a' }, 'y'.repeat(255))).status).toBe(200)
+  })
+
+  it('keeps a 4xx the create answered (as Stripe), but not a request its schema refused', async () => {
+    const { admin } = await start()
+    const missing = { workspace_id: 'ws_doesnotexist' }
+    const first = await admin('/admin/keys', missing, 'key-for-nothing')
+    expect(first.status).toBe(404)
+    const again = await admin('/admin/keys', missing, 'key-for-nothing')
+    expect(again.status).toBe(404)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    // a schema refusal never started: the key is still free for the corrected request
+    expect((await admin('/admin/workspaces', { name: '' }, 'fix-me')).status).toBe(400)
+    expect((await admin('/admin/workspaces', { name: 'fixed' }, 'fix-me')).status).toBe(200)
+  })
+
+  it('answers 409 ERR_IDEMPOTENCY_IN_PROGRESS while the first request runs', async () => {
+    let release!: () => void
+    let entered!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    const reached = new Promise<void>((r) => {
+      entered = r
+    })
+    // the real store, with its workspace create held until the test lets it go
+    const slow = (store: Store): Store =>
+      new Proxy(store, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver)
+          if (typeof value !== 'function') return value
+          if (prop !== 'createWorkspace') return value.bind(target)
+          return async (...args: unknown[]) => {
+            entered()
+            await gate
+            return value.apply(target, args)
+          }
+        },
+      })
+    const { admin } = await start({}, slow)
+    const first = admin('/admin/workspaces', { name: 'slow' }, 'slow-1')
+    await reached
+    const second = await admin('/admin/workspaces', { name: 'slow' }, 'slow-1')
+    expect(second.status).toBe(409)
+    expect(second.json.error.code).toBe('ERR_IDEMPOTENCY_IN_PROGRESS')
+    expect(second.headers.get('retry-after')).toBe('1')
+    release()
+    expect((await first).status).toBe(200)
+    const third = await admin('/admin/workspaces', { name: 'slow' }, 'slow-1')
+    expect(third.headers.get('idempotent-replayed')).toBe('true')
+    expect(third.json.data.id).toBe((await first).json.data.id)
+  })
+
+  it('forgets a key after IDEMPOTENCY_TTL_SECONDS', async () => {
+    const { admin } = await start({ IDEMPOTENCY_TTL_SECONDS: '1' })
+    expect((await admin('/admin/workspaces', { name: 'a' }, 'short')).status).toBe(200)
+    expect((await admin('/admin/workspaces', { name: 'b' }, 'short')).status).toBe(422)
+    await sleep(1_300)
+    const later = await admin('/admin/workspaces', { name: 'b' }, 'short')
+    expect(later.status).toBe(200)
+    expect(later.headers.get('idempotent-replayed')).toBeNull()
+  })
+
+  it('POST /v1/jobs: replays the job (and its Location) per workspace, never across workspaces', async () => {
+    const { t, v1 } = await start()
+    const body = { operation: 'hash', params: { algorithm: 'sha256', input: 'abc' } }
+    const first = await v1('/v1/jobs', body, { 'idempotency-key': 'job-1' })
+    expect(first.status).toBe(202)
+    const again: RawResponse = await v1('/v1/jobs', body, { 'idempotency-key': 'job-1' })
+    expect(again.status).toBe(202)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.headers.location).toBe(first.headers.location)
+    expect(again.json()).toEqual(first.json())
+    const changed = await v1(
+      '/v1/jobs',
+      { ...body, params: { ...body.params, input: 'abd' } },
+      {
+        'idempotency-key': 'job-1',
+      },
+    )
+    expect(changed.status).toBe(422)
+    // another workspace using the same key gets its own job
+    const other = await t.newWorkspace()
+    const theirs = await v1('/v1/jobs', body, { 'idempotency-key': 'job-1' }, other.key)
+    expect(theirs.status).toBe(202)
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined()
+    expect(theirs.json<{ data: { id: string } }>().data.id).not.toBe(
+      first.json<{ data: { id: string } }>().data.id,
+    )
+  })
+}

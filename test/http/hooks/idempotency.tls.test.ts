@@ -1,0 +1,6 @@
+import { describe } from 'vitest'
+import { idempotencySuite } from './idempotency-suite.ts'
+
+describe('Idempotency-Key on the embedded store', () => {
+  idempotencySuite({ env: () => ({}) })
+})
