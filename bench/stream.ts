@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { request } from 'node:https'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { type Running, startGateway, startNode } from './lib/processes.ts'
+import { type Running, startGateway, startNode, waitReady } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
 const MiB = 1024 * 1024
@@ -174,6 +174,8 @@ export const streamScenario: Scenario = {
         TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
       }
       const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'))
+      // pool threads warm up at boot (src/exec/thread-warmup.ts): measure the gateway once they have
+      await waitReady(gateway.url, ca)
       for (const c of CASES) {
         const body = c.body(SIZE)
         const warmBody = c.body(WARM)

@@ -12,8 +12,8 @@ import { afterTask } from './thread-memory.ts'
 import { idleSchedulingForThisThread } from './thread-policy.ts'
 import { prepareThread, type WarmUpData } from './thread-warmup.ts'
 
-// the pool asks for it (free tier): this thread yields the CPU to everything else the moment it is wanted
-if ((workerData as { idle?: boolean } | undefined)?.idle) idleSchedulingForThisThread()
+// a pool thread, of any tier, yields the CPU to the event loop the moment it is wanted (src/exec/pools.ts)
+idleSchedulingForThisThread()
 // a pool started warm: load and warm every hot op before the first task (src/exec/thread-warmup.ts)
 await prepareThread(workerData as WarmUpData | undefined)
 

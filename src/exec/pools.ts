@@ -2,6 +2,7 @@ import { Piscina } from 'piscina'
 import type { PoolConfig, PoolsConfig } from '../config.ts'
 import { PoolAdmission } from './admission.ts'
 import { StartBoard } from './start-board.ts'
+import { startThreadpoolOnThisThread } from './thread-policy.ts'
 
 export interface NamedPool {
   name: string
@@ -25,10 +26,13 @@ export interface PoolSet {
 
 const WORKER = new URL('./op-thread.ts', import.meta.url).href
 
-// Worker threads run at a lower CPU priority than the event loop (Linux nice values, per thread), free-tier
-// threads lowest: on a busy machine the event loop keeps answering and paid work goes before free work.
-// Free-tier threads also ask for SCHED_IDLE (src/exec/thread-policy.ts): they run on what nothing else
-// wants and yield the moment the event loop or a paid thread needs the core.
+// Every pool thread asks for SCHED_IDLE (Linux, src/exec/thread-policy.ts): it runs on CPU nothing else
+// wants and yields the moment the event loop needs a core, so pool work of any tier never delays the
+// requests the event loop answers for every tenant. Nice values alone were not enough: a niced paid thread
+// keeps its core until its slice ends, and two pro streams on a 2-core machine raised other tenants'
+// small-request p99 from 2.6 to 8.4 ms (bench isolation-stream); under SCHED_IDLE, 2.3 to 3.3 ms. Between
+// pools, SCHED_IDLE threads share the CPU equally per busy thread, so the paid tier's larger pool gets the
+// larger share (docs/decisions.md). The nice values are the fallback where SCHED_IDLE is not available.
 const NICE = { free: 10, paid: 5 } as const
 
 // A runaway operation kills its own thread, never the process (old generation: the plan tier's memory).
@@ -58,7 +62,6 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     workerData: {
       pool: name,
       starts: starts.buffer,
-      idle: name === 'free',
       warmUp: warm,
       warmed: warmed.buffer,
     },
@@ -78,6 +81,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
 export function createPools(config: PoolsConfig): PoolSet {
+  startThreadpoolOnThisThread()
   const free = createPool('free', config.free, config.warm, NICE.free)
   const paid = createPool('paid', config.paid, config.warm, NICE.paid)
   // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous

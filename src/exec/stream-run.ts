@@ -6,6 +6,7 @@ import type { PlanLimits } from '../limits/plans.ts'
 import type { PoolMetrics } from './metrics.ts'
 import type { NamedPool, PoolSet } from './pools.ts'
 import { BUDGET_EXCEEDED, QUEUE_TIMEOUT } from './start-board.ts'
+import { noteStreamedBytes } from './stream-memory.ts'
 import { overBudget } from './stream-thread.ts'
 import {
   type FromThread,
@@ -14,7 +15,6 @@ import {
   METER_BYTES,
   METER_SINCE,
   METER_SLOTS,
-  ownsBuffer,
   type StreamJob,
   type StreamResult,
   type StreamTask,
@@ -44,18 +44,13 @@ export interface StreamRunner {
   // A place on the plan's pool (waiting, with the body unread, up to the admission wait; 503 when none
   // came), then a task on one of its threads that the body streams to.
   open(job: StreamJob, source: NodeJS.ReadableStream, ctx: StreamContext): Promise<StreamHandle>
-  // how the request's chunks crossed to the threads: moved (the chunk owned its memory) or copied
-  readonly moves: { moved: number; copied: number }
 }
 
-const KiB = 1024
-// Chunks are copied into batches of this size, one message each, unless they can move (below). TLS hands
-// the body over in 16 KiB records, each its own ArrayBuffer: moving every one (a message and a thread-side
-// step per record) cost more than copying it (2-5 µs per 16 KiB): 7.97 against 5.94 ms of gateway CPU per
-// MiB hashed (bench/stream.ts, one run each, loaded machine). So only a large chunk that owns its memory
-// moves (docs/dispatch.md, "Streaming on the pool").
-const BATCH = 256 * KiB
-const MOVE_AT = 64 * KiB
+// The input ring's size: the bytes in flight to the thread. Copying each TLS record (16 KiB, 2-5 µs)
+// into shared memory the thread reads in place allocates nothing per chunk on either side; moving chunks
+// or batches as ArrayBuffers allocated external memory at the body's rate in both isolates, which V8
+// answers with full collections (docs/dispatch.md, "Streaming on the pool").
+const RING = INPUT_WINDOW
 // a task that waits longer than this for a thread (at least the plan's budget) is refused as overload
 const MIN_QUEUE_WAIT_MS = 5_000
 // A task over its budget is stopped by the thread itself between two pieces (each bounded: one input
@@ -79,16 +74,15 @@ function clientGone(): Error {
 }
 
 // Raw request bodies (json/format, base64 both ways, hashing) stream chunk by chunk to a thread of the
-// plan's pool: the event loop only moves bytes. Per task, a MessageChannel carries the chunks (moved where
-// they own their memory) and the output back; windows of INPUT_WINDOW / OUTPUT_WINDOW bytes each way give
-// backpressure end to end; the compute budget counts the thread's busy time only.
+// plan's pool: the event loop only moves bytes. Per task, a shared ring carries the body's bytes and a
+// MessageChannel the announcements, acknowledgements and the output back; the ring's size (INPUT_WINDOW)
+// and OUTPUT_WINDOW bound the bytes in flight each way, for backpressure end to end; the compute budget
+// counts the thread's busy time only.
 export function createStreamRunner(
   pools: PoolSet,
   metrics: PoolMetrics,
   options: { admissionWaitMs: number },
 ): StreamRunner {
-  const moves = { moved: 0, copied: 0 }
-
   async function admit(pool: NamedPool, job: StreamJob, ctx: StreamContext) {
     const { reservation, admitted } = pool.admission.reserve(ctx.workspaceId, options.admissionWaitMs, () =>
       metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome: 'overloaded' }),
@@ -129,9 +123,19 @@ export function createStreamRunner(
     const { port1: port, port2 } = new MessageChannel()
     const meterBuffer = new SharedArrayBuffer(8 * METER_SLOTS)
     const meter = new Float64Array(meterBuffer)
+    const ringBuffer = new SharedArrayBuffer(RING)
+    const ring = new Uint8Array(ringBuffer)
     const controller = new AbortController()
     const submitted = now()
-    const task: StreamTask = { kind: 'stream', job, port: port2, budgetMs: budget, meter: meterBuffer, slot }
+    const task: StreamTask = {
+      kind: 'stream',
+      job,
+      port: port2,
+      ring: ringBuffer,
+      budgetMs: budget,
+      meter: meterBuffer,
+      slot,
+    }
 
     // what the output generator waits on
     const output: Uint8Array[] = []
@@ -157,11 +161,7 @@ export function createStreamRunner(
     port.on('message', function onThreadMessage(message: FromThread) {
       switch (message.t) {
         case 'ack':
-          inFlight -= message.bytes
-          if (paused && inFlight < INPUT_WINDOW / 2) {
-            paused = false
-            source.resume()
-          }
+          onAck(message.bytes)
           return
         case 'out':
           output.push(message.chunk)
@@ -273,57 +273,76 @@ export function createStreamRunner(
     }
     ctx.signal.addEventListener('abort', onClientGone, { once: true })
 
-    // The request: chunks batched and posted once per turn of the event loop, paused past the window.
+    // The request: each chunk copied into the ring as it arrives (what does not fit waits, and the
+    // request is paused, until the thread frees room), announced once per turn of the event loop.
     let received = 0
-    let inFlight = 0
+    let written = 0
+    let announced = 0
+    let acked = 0
+    const waiting: Buffer[] = []
     let paused = false
-    let pending: Uint8Array[] = []
-    let batch: Uint8Array | undefined
-    let batched = 0
+    let ended = false
     let flushing = false
-    function closeBatch(): void {
-      if (batch && batched > 0) pending.push(batch.subarray(0, batched))
-      batch = undefined
-      batched = 0
+    // copies what fits of the chunk into the ring; returns the bytes copied
+    function copyIn(chunk: Buffer): number {
+      const room = RING - (written - acked)
+      const n = Math.min(room, chunk.length)
+      const at = written % RING
+      const first = Math.min(n, RING - at)
+      ring.set(first === chunk.length ? chunk : chunk.subarray(0, first), at)
+      if (n > first) ring.set(chunk.subarray(first, n), 0)
+      written += n
+      return n
+    }
+    // the chunks that waited for room, in order, as far as the room goes; then what the ring holds is
+    // announced, and the body's end once nothing waits
+    function refill(): void {
+      while (waiting.length > 0) {
+        const chunk = waiting[0]!
+        const n = copyIn(chunk)
+        if (n < chunk.length) {
+          waiting[0] = chunk.subarray(n)
+          break
+        }
+        waiting.shift()
+      }
+      if (paused && waiting.length === 0 && written - acked < RING / 2) {
+        paused = false
+        source.resume()
+      }
+      flush()
     }
     function flush(): void {
       flushing = false
-      closeBatch()
-      if (pending.length === 0 || failure !== undefined) return
-      const chunks = pending
-      pending = []
-      port.postMessage(
-        { t: 'data', chunks } satisfies ToThread,
-        chunks.map((c) => c.buffer as ArrayBuffer),
-      )
+      if (failure !== undefined) return
+      if (written > announced) {
+        announced = written
+        port.postMessage({ t: 'data', end: written } satisfies ToThread)
+      }
+      if (ended && waiting.length === 0) {
+        ended = false
+        port.postMessage({ t: 'end' } satisfies ToThread)
+      }
+    }
+    function onAck(bytes: number): void {
+      acked += bytes
+      refill()
     }
     function onData(chunk: Buffer): void {
       received += chunk.length
+      noteStreamedBytes(chunk.length)
       if (received > ctx.limit) {
         fail(new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: ctx.limit }))
         cancel()
         return
       }
-      if (chunk.length >= MOVE_AT && ownsBuffer(chunk)) {
-        closeBatch()
-        pending.push(chunk)
-        moves.moved += chunk.length
-      } else {
-        let at = 0
-        while (at < chunk.length) {
-          batch ??= new Uint8Array(BATCH)
-          const n = Math.min(chunk.length - at, BATCH - batched)
-          batch.set(chunk.subarray(at, at + n), batched)
-          batched += n
-          at += n
-          if (batched === BATCH) closeBatch()
+      const n = waiting.length === 0 ? copyIn(chunk) : 0
+      if (n < chunk.length) {
+        waiting.push(n === 0 ? chunk : chunk.subarray(n))
+        if (!paused) {
+          paused = true
+          source.pause()
         }
-        moves.copied += chunk.length
-      }
-      inFlight += chunk.length
-      if (inFlight >= INPUT_WINDOW && !paused) {
-        paused = true
-        source.pause()
       }
       if (!flushing) {
         flushing = true
@@ -332,8 +351,8 @@ export function createStreamRunner(
     }
     function onEnd(): void {
       stopReading()
+      ended = true
       flush()
-      if (failure === undefined) port.postMessage({ t: 'end' } satisfies ToThread)
     }
     function onError(err: Error): void {
       fail(err)
@@ -360,6 +379,7 @@ export function createStreamRunner(
         for (;;) {
           const piece = output.shift()
           if (piece) {
+            noteStreamedBytes(piece.length)
             port.postMessage({ t: 'credit', bytes: piece.length } satisfies ToThread)
             yield piece
             continue
@@ -387,5 +407,5 @@ export function createStreamRunner(
     }
   }
 
-  return { open, moves }
+  return { open }
 }

@@ -15,15 +15,18 @@ import {
 
 const now = () => performance.timeOrigin + performance.now()
 const SLICE = 64 * 1024
+const ACK_EVERY = 256 * 1024
 // this thread's CPU time in ms (user + system): what the op costs, whatever else the machine runs
 function cpuMs(): number {
   const { user, system } = process.threadCpuUsage()
   return (user + system) / 1000
 }
 
-// Thread side of a streamed body (the op thread calls it for a task of kind 'stream'): takes the chunks
-// the main side sends on the task's port, runs them through the op piece by piece, sends the output back
-// (moved, not copied, where the thread owns the bytes) and acknowledges each batch once processed. It waits
+// Thread side of a streamed body (the op thread calls it for a task of kind 'stream'): reads the body's
+// bytes in place from the task's ring as the main side announces them on the task's port, runs them through
+// the op piece by piece, sends the output back (moved, not copied, where the thread owns the bytes) and
+// acknowledges what it has read, which gives the main side its room back. The op never keeps a view of
+// the ring past a write (the formatter, encoders and hashers copy what they carry over). It waits
 // while the main side holds OUTPUT_WINDOW bytes it has not handed on. Only the time spent processing
 // counts towards the compute budget; the thread is idle, and charged nothing, while the body is in transit.
 export async function runStreamTask(task: StreamTask, startedAt: number): Promise<StreamTaskResult> {
@@ -77,6 +80,10 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
     }
   }
   const finished = (): StreamTaskResult => ({ startedAt, runMs: meter[METER_BUSY]!, cancelled })
+  const ring = new Uint8Array(task.ring)
+  // the body's bytes read from the ring so far, and those not yet acknowledged
+  let readTo = 0
+  let unacked = 0
   try {
     const step = createStreamStep(task.job)
     for (;;) {
@@ -84,18 +91,22 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
       if (cancelled) return finished()
       const message = inbox.shift()!
       if (message.t === 'data') {
-        let bytes = 0
-        for (const chunk of message.chunks) {
-          // in slices, so that the budget is checked, and the bytes processed counted, at least every 64 KiB
-          for (let at = 0; at < chunk.length; at += SLICE) {
-            const slice = chunk.subarray(at, Math.min(chunk.length, at + SLICE))
-            await run(step.write(slice))
-            if (cancelled) return finished()
-            meter[METER_BYTES]! += slice.length
+        // read in place, in slices that do not wrap, so that the budget is checked, and the bytes
+        // processed counted, at least every 64 KiB; acknowledged every ACK_EVERY bytes so that the main
+        // side refills the ring while this thread works
+        while (readTo < message.end) {
+          const at = readTo % ring.length
+          const n = Math.min(message.end - readTo, ring.length - at, SLICE)
+          await run(step.write(ring.subarray(at, at + n)))
+          if (cancelled) return finished()
+          meter[METER_BYTES]! += n
+          readTo += n
+          unacked += n
+          if (unacked >= ACK_EVERY || readTo === message.end) {
+            post({ t: 'ack', bytes: unacked })
+            unacked = 0
           }
-          bytes += chunk.length
         }
-        post({ t: 'ack', bytes })
         continue
       }
       await run([step.end()])

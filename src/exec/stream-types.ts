@@ -29,6 +29,9 @@ export interface StreamTask {
   job: StreamJob
   // the thread's end of this task's channel (moved in the task's transferList)
   port: MessagePort
+  // the input ring: the main side copies the body's bytes in, the thread reads them in place and
+  // acknowledges them, which frees their room (INPUT_WINDOW bytes; no allocation per chunk on either side)
+  ring: SharedArrayBuffer
   // the plan's compute budget: the thread's CPU time processing chunks, never time waiting for bytes
   budgetMs: number
   // Float64Array over it, written by the thread: [CPU ms so far, epoch ms the current piece started
@@ -52,7 +55,8 @@ export interface StreamTaskResult {
 
 // main → thread
 export type ToThread =
-  | { t: 'data'; chunks: Uint8Array[] }
+  // the body's bytes up to this offset (counted from the body's start) are in the ring
+  | { t: 'data'; end: number }
   | { t: 'end' }
   // output bytes the main side has handed on: they no longer count against the thread's window
   | { t: 'credit'; bytes: number }
@@ -69,9 +73,9 @@ export type FromThread =
 
 const MiB = 1024 * 1024
 
-// Bytes in flight each way: input sent but not yet processed by the thread, and output made but not yet
-// taken by the response. Past it the request is paused (input) or the thread waits (output), so a slow
-// thread slows the upload and a slow reader slows the thread, at flat memory.
+// Bytes in flight each way: input in the ring but not yet processed by the thread (the ring's size), and
+// output made but not yet taken by the response. Past it the request is paused (input) or the thread waits
+// (output), so a slow thread slows the upload and a slow reader slows the thread, at flat memory.
 export const INPUT_WINDOW = 4 * MiB
 export const OUTPUT_WINDOW = 4 * MiB
 

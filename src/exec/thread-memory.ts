@@ -1,5 +1,5 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { getHeapStatistics } from 'node:v8'
+import { collector } from './v8-gc.ts'
 
 // A pool thread gives its memory back after a large task (issue 14). V8 grows a heap to what a task
 // needed and, left alone, keeps it: after one 100k-item diff every thread that ran one held hundreds of
@@ -13,9 +13,6 @@ import { runInNewContext } from 'node:vm'
 export const GROWTH_BYTES = 64 * 1024 * 1024
 const IDLE_MS = 200
 
-type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async'; flavor?: string }) => void
-
-let gc: Gc | undefined
 // the heap's committed size and the process's RSS after the last collection (or at boot): growth is
 // measured from here. The heap size alone can miss a large task: collections during the task shrink the
 // heap's committed size while the freed pages stay resident, so the process's RSS is checked too (a
@@ -25,16 +22,6 @@ let baseline = getHeapStatistics().total_heap_size
 let baselineRss = process.memoryUsage.rss()
 let timer: NodeJS.Timeout | undefined
 let collections = 0
-
-// V8's own `gc`, exposed only to a new context: the flag is V8-wide, but only contexts created after it
-// see the function, so nothing else in the process gains a global `gc`.
-function collector(): Gc {
-  if (!gc) {
-    setFlagsFromString('--expose-gc')
-    gc = runInNewContext('gc') as Gc
-  }
-  return gc
-}
 
 // A full collection that also shrinks the young generation and releases free pages ('last-resort' is
 // V8's memory-reducing flavour; a 'regular' major GC leaves the grown semi-spaces committed).
