@@ -3,14 +3,7 @@
 // parser, the route (src/http/define-route.ts, run-op.ts) and the dispatcher (dispatch.ts) all read this
 // one value (request.execution); none of them decides again. docs/dispatch.md, "One decision".
 import type { PlanLimits } from '../limits/plans.ts'
-import {
-  hasHeavyCase,
-  hasPoolPath,
-  heavyInput,
-  inlineUpTo,
-  type OpName,
-  parsesOnWorker,
-} from '../ops/registry.ts'
+import { hasHeavyCase, heavyInput, inlineUpTo, type OpName, parsesOnWorker } from '../ops/registry.ts'
 import type { Reservation } from './admission.ts'
 
 export type ExecutionMode = 'inline' | 'pool' | 'stream'
@@ -56,9 +49,8 @@ export function declaredBodyBytes(
 // A pure function: the same request facts always give the same decision.
 // - A raw application/octet-stream body streams (to the pool: h-stream's path).
 // - Inline only when the declared size is within the op's inline bound, the worst case at that size being
-//   small (src/ops/registry.ts, inlineUpTo). A body with no declared length is never inline for an op that
-//   has a pool path: its size is unbounded until it has been read.
-// - An op with no pool path (ids, time, cron: bounded work whatever the body) is always inline.
+//   small (src/ops/registry.ts, inlineUpTo; for ops whose schema bounds their work, the worst case is
+//   parsing the body). A body with no declared length is never inline: its size is unbounded until read.
 export function decideExecution({
   op,
   limits,
@@ -68,7 +60,6 @@ export function decideExecution({
   const octets = contentType?.toLowerCase().startsWith('application/octet-stream') === true
   const base = { op, declaredBytes, heavyCheck: false, rawBody: false }
   if (octets) return { ...base, mode: 'stream' }
-  if (!hasPoolPath(op)) return { ...base, mode: 'inline' }
   const bound = inlineUpTo(op, limits)
   if (declaredBytes !== undefined && declaredBytes < bound) {
     return { ...base, mode: 'inline', heavyCheck: hasHeavyCase(op) }

@@ -18,6 +18,13 @@ export interface DispatchContext {
   execution: Execution
 }
 
+// What a route adds to a raw body on the thread: fields from its path (`with`), and whether the answer is
+// the op's raw bytes (Accept: application/octet-stream) rather than the JSON envelope.
+export interface RawOptions {
+  with?: Record<string, unknown>
+  octets?: boolean
+}
+
 export interface Dispatched<T> {
   value: T
   // for Server-Timing: where it ran and how long it waited and ran (ms)
@@ -29,12 +36,19 @@ export interface Dispatched<T> {
 export interface Dispatcher {
   // runs an op where the request's decision says; resolves to its value
   run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
-  // the same, resolving to the value's JSON text: serialized on the worker when the op ran on the pool,
-  // so a large result is never stringified on the event loop
-  runJson(name: OpName, input: unknown, ctx: DispatchContext): Promise<Dispatched<string>>
-  // a raw JSON body, parsed, validated, run and serialized on the pool: resolves to the whole success
-  // envelope as UTF-8 bytes, to send as is
-  runRaw(name: OpName, bytes: Uint8Array, ctx: DispatchContext): Promise<Dispatched<Uint8Array>>
+  // the same, resolving to the whole success envelope: made, serialized and UTF-8 encoded on the thread
+  // when the op ran on the pool (bytes, moved back), so a large result is never stringified or encoded on
+  // the event loop; its text when the op ran inline (inline work is small)
+  runEnvelope(name: OpName, input: unknown, ctx: DispatchContext): Promise<Dispatched<string | Uint8Array>>
+  // a raw JSON body, parsed, validated, joined by what the route adds (`with`), run and serialized on the
+  // pool: resolves to the whole success envelope as UTF-8 bytes, or to the op's raw bytes (`octets`), to
+  // send as they are
+  runRaw(
+    name: OpName,
+    bytes: Uint8Array,
+    ctx: DispatchContext,
+    options?: RawOptions,
+  ): Promise<Dispatched<Uint8Array>>
   // a place on the pool this request would use, held while its body arrives: at once, or after waiting
   // up to `waitMs` for one; admitted false when the pool stayed full (refuse it before reading the body)
   // (a refusal counts as an `overloaded` task of `op`, like a full queue at dispatch)
@@ -90,11 +104,11 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     counter.inc()
   }
 
-  async function inline<T>(name: OpName, input: unknown, json: boolean): Promise<Dispatched<T>> {
+  async function inline<T>(name: OpName, input: unknown, envelope: boolean): Promise<Dispatched<T>> {
     countInline(name)
     const started = performance.now()
     const value = await (OPERATIONS[name].run as (i: unknown) => unknown)(input)
-    const out = (json ? JSON.stringify(value) : value) as T
+    const out = (envelope ? `{"ok":true,"data":${JSON.stringify(value)}}` : value) as T
     return { value: out, where: 'inline', waitMs: 0, runMs: performance.now() - started }
   }
 
@@ -147,22 +161,23 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     return { value, where: pool.name, waitMs, runMs: reply.runMs }
   }
 
-  function dispatch<T>(name: OpName, input: unknown, ctx: DispatchContext, json: boolean) {
-    if (modeFor(ctx.execution, input) !== 'pool') return inline<T>(name, input, json)
-    const task: Task = { kind: 'op', op: name, input, json }
-    return onPool<T>(name, task, ctx, () => inline<T>(name, input, json))
+  function dispatch<T>(name: OpName, input: unknown, ctx: DispatchContext, envelope: boolean) {
+    if (modeFor(ctx.execution, input) !== 'pool') return inline<T>(name, input, envelope)
+    const task: Task = { kind: 'op', op: name, input, envelope }
+    return onPool<T>(name, task, ctx, () => inline<T>(name, input, envelope))
   }
 
   return {
     run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext) {
       return dispatch<OpOutput<N>>(name, input, ctx, false)
     },
-    runJson(name, input, ctx) {
-      return dispatch<string>(name, input, ctx, true)
+    runEnvelope(name, input, ctx) {
+      return dispatch<string | Uint8Array>(name, input, ctx, true)
     },
-    runRaw(name, bytes, ctx) {
+    runRaw(name, bytes, ctx, options = {}) {
       // a raw body is a flat byte string: it always crosses the thread boundary
-      return onPool<Uint8Array>(name, { kind: 'raw', op: name, raw: bytes }, ctx, () => {
+      const task: Task = { kind: 'raw', op: name, raw: bytes, ...options }
+      return onPool<Uint8Array>(name, task, ctx, () => {
         throw new AppError('ERR_INTERNAL')
       })
     },

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import { cross, zeroCounter } from '../observability/zero.ts'
-import { hasPoolPath, OPERATIONS } from '../ops/registry.ts'
+import { OPERATIONS } from '../ops/registry.ts'
 import type { NamedPool } from './pools.ts'
 
 export interface PoolMetrics {
@@ -110,8 +110,8 @@ export function createPoolMetrics(registry: Registry, pools: () => NamedPool[]):
     }),
   }
   const names = pools().map((p) => p.name)
-  // operations that can reach a pool: a body past their threshold, or heavy whatever the size
-  const pooled = (Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[]).filter(hasPoolPath)
+  // every operation can reach a pool: a body past its inline bound, or heavy whatever the size
+  const pooled = Object.keys(OPERATIONS)
   zeroCounter(metrics.outcomes, cross({ pool: names, op: pooled, outcome: POOL_OUTCOMES }))
   zeroCounter(metrics.restarts, cross({ pool: names }))
   zeroCounter(metrics.busy, cross({ pool: names }))

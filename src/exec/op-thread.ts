@@ -22,19 +22,22 @@ function spec(op: string): OpSpec {
   return OPERATIONS[op] as OpSpec
 }
 
-// What a task does, by kind; `json` replies are JSON text the gateway sends without touching it.
+// What a task does, by kind; `bytes` replies are a response body the gateway sends without touching it.
 async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes?: Uint8Array }> {
   switch (task.kind) {
     case 'op': {
       const value = await spec(task.op).run(task.input)
-      return task.json ? { json: JSON.stringify(value) } : { value }
+      return task.envelope ? { bytes: okEnvelopeBytes(JSON.stringify(value)) } : { value }
     }
     case 'raw': {
       const op = spec(task.op)
       if (!op.body) throw new Error(`${task.op} takes no raw body`)
       const parse = exactNumbers(task.op) ? parseJsonExact : JSON.parse
-      const value = await op.run(parseAndValidate(task.raw, op.body, parse))
-      return { bytes: okEnvelopeBytes(JSON.stringify(value)) }
+      const body = parseAndValidate(task.raw, op.body, parse) as Record<string, unknown>
+      const value = await op.run(task.with ? { ...body, ...task.with } : body)
+      if (!task.octets) return { bytes: okEnvelopeBytes(JSON.stringify(value)) }
+      if (!op.octets) throw new Error(`${task.op} has no raw-bytes answer`)
+      return { bytes: op.octets(value) }
     }
     // loaded on a thread's first job task: a thread that only serves requests boots without it
     case 'job.prepare':

@@ -1,5 +1,10 @@
 import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from '../ops/base64/decode.ts'
-import { createBase64Encoder, endBase64Encoder, writeBase64Encoder } from '../ops/base64/stream.ts'
+import {
+  createBase64Encoder,
+  describeDecoded,
+  endBase64Encoder,
+  writeBase64Encoder,
+} from '../ops/base64/stream.ts'
 import { createHasher } from '../ops/hash/hash.ts'
 import {
   createJsonStream,
@@ -13,11 +18,14 @@ const NOTHING = new Uint8Array(0)
 
 // One streamed op on the thread: each chunk in, the output it completes out (in pieces of bounded size, so
 // a chunk that expands a lot is never held whole and the thread can stop between pieces), whatever is left
-// at the end, then what the op knows about the whole body. write and end may throw an AppError.
+// at the end, then what the op knows about the whole body. write and end may throw an AppError. `data`,
+// for ops whose JSON answer holds their whole output (format, Base64), is that answer's data: built from
+// the whole output and what the op knows (a hash's JSON answer is its digest: built by the route).
 export interface StreamStep {
   write(chunk: Uint8Array): Iterable<Uint8Array>
   end(): Uint8Array
   result(): Omit<StreamResult, 'bytes'>
+  data?(output: Buffer): unknown
 }
 
 export function createStreamStep(job: StreamJob): StreamStep {
@@ -31,6 +39,10 @@ export function createStreamStep(job: StreamJob): StreamStep {
           const warnings = jsonStreamWarnings(stream)
           return warnings ? { warnings } : {}
         },
+        data: (output) => {
+          const warnings = jsonStreamWarnings(stream)
+          return { output: output.toString('utf8'), bytes: output.length, ...(warnings ? { warnings } : {}) }
+        },
       }
     }
     case 'base64.encode': {
@@ -39,6 +51,7 @@ export function createStreamStep(job: StreamJob): StreamStep {
         write: (chunk) => [writeBase64Encoder(encoder, chunk)],
         end: () => endBase64Encoder(encoder),
         result: () => ({ variant: job.variant }),
+        data: (output) => ({ output: output.toString('latin1'), variant: job.variant }),
       }
     }
     case 'base64.decode': {
@@ -51,6 +64,7 @@ export function createStreamStep(job: StreamJob): StreamStep {
           return NOTHING
         },
         result: () => (variant ? { variant } : {}),
+        data: (output) => describeDecoded(output, variant!, job.output_encoding ?? 'utf8'),
       }
     }
     case 'hash': {

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { AppError, isAppError } from '../errors.ts'
-import { createStreamStep } from './stream-steps.ts'
+import { okEnvelopeBytes } from '../lib/raw-json.ts'
+import { createStreamStep, type StreamStep } from './stream-steps.ts'
 import {
   type FromThread,
   METER_BUSY,
@@ -50,8 +51,15 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
   function post(message: FromThread, transfer?: ArrayBuffer[]): void {
     port.postMessage(message, transfer)
   }
+  // an answer built as one envelope keeps the output here until the end (bounded by the op's own output
+  // budget: src/ops/json/format/format.ts outputCap; and by the buffered body limit for Base64)
+  let held: Uint8Array[] | undefined = task.job.envelope ? [] : undefined
   function send(piece: Uint8Array): void {
     if (piece.length === 0) return
+    if (held) {
+      held.push(ownsBuffer(piece) ? piece : new Uint8Array(piece))
+      return
+    }
     outstanding += piece.length
     if (ownsBuffer(piece)) post({ t: 'out', chunk: piece }, [piece.buffer as ArrayBuffer])
     else post({ t: 'out', chunk: new Uint8Array(piece) })
@@ -111,7 +119,14 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
       }
       await run([step.end()])
       if (cancelled) return finished()
-      post({ t: 'done', result: { ...step.result(), bytes: meter[METER_BYTES]! } })
+      const bytes = meter[METER_BYTES]!
+      if (held) {
+        const output = held
+        held = undefined
+        // metered like any piece: the envelope of a large answer is real work (escaping, encoding)
+        await run(envelopeOf(step, output))
+      }
+      post({ t: 'done', result: { ...step.result(), bytes } })
       return finished()
     }
   } catch (err) {
@@ -124,6 +139,16 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
     port.removeAllListeners('message')
     port.close()
   }
+}
+
+// The whole answer of an envelope job as one piece: the success envelope around what the op made of the
+// body, serialized and UTF-8 encoded here (a 100 MiB Base64 answer held the event loop for hundreds of ms
+// when concatenated, decoded, escaped and encoded there). Its ArrayBuffer is its own: it moves, uncopied.
+function* envelopeOf(step: StreamStep, held: Uint8Array[]): Generator<Uint8Array> {
+  if (!step.data) throw new Error('this op has no JSON answer built from its whole output')
+  const output = Buffer.concat(held)
+  held.length = 0
+  yield okEnvelopeBytes(JSON.stringify(step.data(output)))
 }
 
 export function overBudget(budgetMs: number, bytesProcessed: number): AppError {

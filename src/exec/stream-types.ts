@@ -4,16 +4,20 @@
 import type { MessagePort } from 'node:worker_threads'
 import type { Base64Variant, DecodeVariant } from '../ops/base64/types.ts'
 import type { JsonFormatOptions, JsonWarning } from '../ops/json/format/format.ts'
+import type { ByteEncoding } from '../ops/types.ts'
 
-// The incremental op a streamed body is fed through, with its options (plain data).
-export type StreamJob =
+// The incremental op a streamed body is fed through, with its options (plain data). With `envelope`, the
+// answer is the JSON success envelope around what the op made of the whole body, built on the thread and
+// sent back as one piece of UTF-8 bytes, instead of the op's output piece by piece (src/exec/stream-steps.ts).
+export type StreamJob = (
   | {
       kind: 'json.format'
       options: JsonFormatOptions & { warnings: boolean; buffered: boolean; expected_bytes?: number }
     }
   | { kind: 'base64.encode'; variant: Base64Variant; padding?: boolean }
-  | { kind: 'base64.decode'; variant: DecodeVariant; strict: boolean }
+  | { kind: 'base64.decode'; variant: DecodeVariant; strict: boolean; output_encoding?: ByteEncoding }
   | { kind: 'hash'; algorithm: string; length?: number }
+) & { envelope?: boolean }
 
 // What the op knows once the body has ended, beside its output.
 export interface StreamResult {

@@ -2,14 +2,23 @@
 // (src/exec/op-thread.ts), for synchronous requests and jobs alike. In a module of its own so the submitters
 // take these types without importing the thread entry (which imports the start board).
 
-// op: run the op on plain data; answered as the value, or as its JSON text when `json` is set
-// raw: the request body's JSON bytes, parsed, validated against the op's body schema, run, answered as the
-//      whole success envelope in UTF-8 bytes, transferred (see src/lib/raw-json.ts)
+// op: run the op on plain data; answered as the value, or, when `envelope` is set, as the whole success
+//     envelope in UTF-8 bytes, serialized and encoded on the thread and transferred
+// raw: the request body's JSON bytes, parsed, validated against the op's body schema, joined by `with`
+//      (what the route adds: a path parameter), run, answered as the whole success envelope in UTF-8 bytes,
+//      or as the op's raw bytes with `octets`, transferred (see src/lib/raw-json.ts)
 // job.prepare: a submitted job body's bytes, parsed and validated (src/jobs/task.ts): answers the operation
 // job.run: a job's body, run: answers the result's JSON text, refused past maxResultBytes
 export type Task =
-  | { kind: 'op'; op: string; input: unknown; json?: boolean; slot?: number }
-  | { kind: 'raw'; op: string; raw: Uint8Array; slot?: number }
+  | { kind: 'op'; op: string; input: unknown; envelope?: boolean; slot?: number }
+  | {
+      kind: 'raw'
+      op: string
+      raw: Uint8Array
+      with?: Record<string, unknown>
+      octets?: boolean
+      slot?: number
+    }
   | { kind: 'job.prepare'; raw: Uint8Array; slot?: number }
   | { kind: 'job.run'; raw: Uint8Array; maxResultBytes: number; slot?: number }
 
@@ -21,8 +30,8 @@ export interface TaskError {
   details?: unknown
 }
 
-// value: plain data (op without json, job.prepare); json: JSON text to send as is (op with json, job.run);
-// bytes: the response body to send as is (raw)
+// value: plain data (op, job.prepare); json: JSON text (job.run); bytes: the response body to send as is
+// (op with envelope, raw)
 export type TaskReply =
   | { ok: true; value?: unknown; json?: string; bytes?: Uint8Array; startedAt: number; runMs: number }
   | { ok: false; error: TaskError; startedAt: number; runMs: number }

@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8'
-import { collector } from './v8-gc.ts'
+import { collector } from '../lib/gc.ts'
 
 // A pool thread gives its memory back after a large task (issue 14). V8 grows a heap to what a task
 // needed and, left alone, keeps it: after one 100k-item diff every thread that ran one held hundreds of

@@ -14,6 +14,7 @@ import { bodyDeadline } from './hooks/body-deadline.ts'
 import { cors } from './hooks/cors.ts'
 import { idempotency } from './hooks/idempotency.ts'
 import { keyActivityHook } from './hooks/key-activity.ts'
+import { largeAnswers } from './hooks/large-answers.ts'
 import { metricsHooks } from './hooks/record.ts'
 import { genReqId, requestContext } from './hooks/request-context.ts'
 import { traceRequests } from './hooks/trace.ts'
@@ -91,6 +92,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
   await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
   await app.register(idempotency, { store: runtime.store, ttlSeconds: config.idempotencyTtlSeconds })
+  // the last onSend hook: a large answer leaves in pieces, so its encryption never holds the event loop
+  await app.register(largeAnswers)
 
   await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.ready() })
   await app.register(v1Routes)

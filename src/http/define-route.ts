@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { z } from 'zod'
 import type { ErrorCode } from '../errors.ts'
-import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
+import type { RawOptions } from '../exec/dispatch.ts'
+import { type OpInput, type OpName, type OpOutput, parsesOnWorker } from '../ops/registry.ts'
 import type { Security } from './hooks/access.ts'
 import { RawJson, runOp, sendOp, sendRawOp } from './run-op.ts'
 
@@ -42,6 +43,10 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   // and the answer is its JSON text (serialized on the worker on the pool), and a body the decision hands
   // to the worker is parsed there (src/lib/raw-json.ts)
   op?: OpName
+  // for a route with a handler of its own whose large bodies the op parses on the worker (a `body` in its
+  // registry entry): what the handler would add to the body (a path parameter) and whether it would answer
+  // raw bytes; such a body then runs on the thread without the handler (src/http/run-op.ts, sendRawOp)
+  pooled?: (ctx: { params: Infer<P>; query: Infer<Q>; request: FastifyRequest }) => RawOptions
   handler?: (ctx: {
     body: Infer<B>
     query: Infer<Q>
@@ -83,10 +88,16 @@ export function defineRoute<
     querystring,
     params,
     op,
+    pooled,
     handler: custom,
     ...doc
   } = def
   const status = def.status ?? 200
+  // a large body of its op is parsed on the worker and never reaches the handler: the route must say what
+  // the handler would add to it
+  if (op && custom && parsesOnWorker(op) && !pooled) {
+    throw new Error(`route ${method} ${url}: ${op} parses large bodies on the worker; declare pooled`)
+  }
   const options: RouteOptions = {
     method,
     url,
@@ -103,7 +114,14 @@ export function defineRoute<
     ),
     config: { family, binary, paidOnly, charge, doc, op, security: doc.security, idempotent: doc.idempotent },
     async handler(request, reply) {
-      if (op && request.body instanceof RawJson) return sendRawOp(request, reply, op, request.body)
+      if (op && request.body instanceof RawJson) {
+        const options = pooled?.({
+          params: request.params as Infer<P>,
+          query: request.query as Infer<Q>,
+          request,
+        })
+        return sendRawOp(request, reply, op, request.body, options)
+      }
       if (!custom) {
         if (!op) throw new Error(`route ${method} ${url} has neither handler nor op`)
         return sendOp(request, reply, op, request.body, status)

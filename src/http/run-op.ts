@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.ts'
-import type { DispatchContext, Dispatched } from '../exec/dispatch.ts'
+import type { DispatchContext, Dispatched, RawOptions } from '../exec/dispatch.ts'
 import { RawJson } from '../lib/raw-json.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
 
@@ -39,13 +39,18 @@ export async function runOp<N extends OpName>(
   return done.value
 }
 
-// The envelope around data that is already JSON text: never parsed or re-serialized on the event loop.
-function sendJsonData(reply: FastifyReply, status: number, json: string) {
-  return reply.code(status).type('application/json; charset=utf-8').send(`{"ok":true,"data":${json}}`)
+// A whole success envelope, made elsewhere (on the pool thread, as bytes): sent as it is, never parsed,
+// re-serialized or re-encoded on the event loop (a large one leaves in pieces: hooks/large-answers.ts).
+function sendEnvelope(reply: FastifyReply, status: number, envelope: string | Uint8Array) {
+  const body =
+    typeof envelope === 'string'
+      ? envelope
+      : Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength)
+  return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
 
-// A route that is just its op: the result comes back as JSON text (serialized on the worker when it ran
-// on the pool) and is sent inside the envelope as is.
+// A route that is just its op: the answer comes back as the whole envelope (serialized and encoded on
+// the worker when it ran on the pool) and is sent as it is.
 export async function sendOp(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -53,20 +58,28 @@ export async function sendOp(
   input: unknown,
   status: number,
 ) {
-  const done = await request.server.dispatcher.runJson(name, input, context(request, name))
+  const done = await request.server.dispatcher.runEnvelope(name, input, context(request, name))
   serverTiming(reply, done)
-  return sendJsonData(reply, status, done.value)
+  return sendEnvelope(reply, status, done.value)
 }
 
-// A body the parser left as raw bytes goes to the worker whole: parsed, validated, run and serialized
-// there, envelope included, and its UTF-8 bytes (moved, not copied, off the thread) are sent as they are.
-export async function sendRawOp(request: FastifyRequest, reply: FastifyReply, name: OpName, body: RawJson) {
-  const done = await request.server.dispatcher.runRaw(name, body.bytes, context(request, name))
+// A body the parser left as raw bytes goes to the worker whole: parsed, validated, joined by what the route
+// adds, run and serialized there, envelope included (or the op's raw bytes, for Accept:
+// application/octet-stream), and its bytes (moved, not copied, off the thread) are sent as they are.
+export async function sendRawOp(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: OpName,
+  body: RawJson,
+  options: RawOptions = {},
+) {
+  const done = await request.server.dispatcher.runRaw(name, body.bytes, context(request, name), options)
   serverTiming(reply, done)
+  if (!options.octets) return sendEnvelope(reply, 200, done.value)
   const bytes = done.value
   return reply
     .code(200)
-    .type('application/json; charset=utf-8')
+    .type('application/octet-stream')
     .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
 }
 

@@ -8,9 +8,10 @@ import { issuesOf, parseInput, validationMessage } from './zod-issues.ts'
 export class RawJson {
   readonly bytes: Uint8Array
   constructor(bytes: Uint8Array) {
-    // an owned copy (one memcpy): a Buffer may be a slice of a shared, untransferable pool, and the
-    // copy's ArrayBuffer can be transferred to the worker instead of cloned
-    this.bytes = new Uint8Array(bytes)
+    // moved to the worker, never cloned: a Buffer that owns its ArrayBuffer is kept as is; one that is a
+    // slice (of Node's shared pool, or of a larger read) is copied into a buffer of its own first
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    this.bytes = owned ? bytes : new Uint8Array(bytes)
   }
 }
 

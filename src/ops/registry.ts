@@ -1,10 +1,12 @@
 import type { z } from 'zod'
 import { base64Decode, base64Encode } from './base64/base64.ts'
+import { decodeBody, encodeBody } from './base64/schema.ts'
 import { cronParse } from './cron/op.ts'
 import { cronParseBody } from './cron/schema.ts'
 import { hash } from './hash/hash.ts'
+import { hashBody } from './hash/schema.ts'
 import { hmac, verifyHmac } from './hmac/hmac.ts'
-import { hmacVerifyBody } from './hmac/schema.ts'
+import { hmacBody, hmacVerifyBody } from './hmac/schema.ts'
 import { generateNanoids } from './id/nanoid.ts'
 import { nanoidBody, uuidBody, uuidInspectBody } from './id/schema.ts'
 import { generateUuids } from './id/uuid.ts'
@@ -13,6 +15,7 @@ import { jsonDiff } from './json/diff/diff.ts'
 import { jsonDiffBody } from './json/diff/schema.ts'
 import { formatIsHeavy } from './json/format/cost.ts'
 import { formatJson } from './json/format/format.ts'
+import { formatBody } from './json/format/schema.ts'
 import { parseJsonExact } from './json/number.ts'
 import { applyJsonPatch } from './json/patch/patch.ts'
 import { patchBody } from './json/patch/schema.ts'
@@ -34,7 +37,6 @@ import { buildQuery, parseQuery } from './url/query.ts'
 import { queryBuildBody, queryParseBody, urlBuildBody, urlModifyBody, urlParseBody } from './url/schema.ts'
 
 const KiB = 1024
-const NEVER = Number.POSITIVE_INFINITY
 
 // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own precise signature; this is the common shape
 type AnyOp = (input: any) => unknown
@@ -62,8 +64,8 @@ export interface OpSpec<F extends AnyOp = AnyOp> {
   // the request body's schema, for ops whose large bodies are parsed and validated on the worker
   body?: z.ZodType
   run: F
-  // what its worst case costs per KiB; absent for ops whose inputs the schema keeps small
-  cost?: CostModel
+  // what its worst case costs per KiB of body
+  cost: CostModel
   // Request bodies of at least this many bytes run on the plan's worker pool; smaller ones inline.
   // Derived from `cost` (inlineBound): a pool hop costs 0.05-0.2 ms, so below the bound the pool would
   // only add latency, and above it the worst case would hold the loop longer than INLINE_BUDGET_US.
@@ -74,21 +76,37 @@ export interface OpSpec<F extends AnyOp = AnyOp> {
   heavy?: (input: Parameters<F>[0]) => boolean
   // The body is parsed with parseJsonExact (src/ops/json/number.ts): numbers keep their exact text.
   exactNumbers?: boolean
+  // The answer as raw bytes (Accept: application/octet-stream), for ops that offer one: made where the op
+  // ran, so a large answer is never encoded on the event loop. Always an ArrayBuffer of its own (it is
+  // moved off the thread, never copied).
+  octets?: (result: Awaited<ReturnType<F>>) => Uint8Array
 }
 
 interface Extra<F extends AnyOp> {
   heavy?: (input: Parameters<F>[0]) => boolean
   body?: z.ZodType
   exactNumbers?: boolean
+  octets?: (result: Awaited<ReturnType<F>>) => Uint8Array
+}
+
+// A Buffer made from a string may be a slice of Node's shared 8 KiB pool, which must not be moved to
+// another thread: such a small one is copied into a buffer of its own.
+function ownBytes(bytes: Buffer): Uint8Array {
+  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+  return owned ? bytes : new Uint8Array(bytes)
 }
 
 function op<F extends AnyOp>(run: F, cost: CostModel | 'bounded', extra: Extra<F> = {}): OpSpec<F> {
-  if (cost === 'bounded') return { run, poolAbove: NEVER, ...extra }
-  return { run, cost, poolAbove: inlineBound(cost), ...extra }
+  const model = cost === 'bounded' ? COST.bodyParse : cost
+  return { run, cost: model, poolAbove: inlineBound(model), ...extra }
 }
 
 // Measured worst cases (bench/cost-models.ts; µs per KiB, rounded up; docs/dispatch.md has the table).
 const COST = {
+  // ops whose schema bounds their input (time, IDs, cron, UUID inspection): their own work is microseconds,
+  // but a body is parsed before its schema can refuse it, and JSON.parse of a hostile body costs up to
+  // ~8 µs per KiB (deep nesting, escapes): a large body for them goes to the pool like any other
+  bodyParse: { worst: 'parsing a body the schema refuses (nested arrays, escapes)', usPerKiB: 8 },
   hash: { worst: 'sha512 of ASCII text', usPerKiB: 4 },
   hmac: { worst: 'HMAC-SHA-512 of ASCII text', usPerKiB: 7 },
   jwtDecode: { worst: 'a token with a large payload', usPerKiB: 7 },
@@ -131,8 +149,12 @@ const OPERATIONS_POOL_ABOVE = {
 
 // Every operation by name: the same functions run inline, on worker threads (src/exec/op-thread.ts) and in jobs.
 export const OPERATIONS = {
-  hash: op(hash, COST.hash),
-  hmac: op(hmac, COST.hmac),
+  // hash and hmac: the algorithm joins the body from the path (the route's `with`, src/http/v1/)
+  hash: op(hash, COST.hash, {
+    body: hashBody,
+    octets: (result) => ownBytes(Buffer.from(result.digest, 'hex')),
+  }),
+  hmac: op(hmac, COST.hmac, { body: hmacBody }),
   'hmac.verify': op(verifyHmac, COST.hmac, { body: hmacVerifyBody }),
   'jwt.decode': op(decodeJwt, COST.jwtDecode, { body: jwtDecodeBody }),
   'jwt.inspect': op(inspectJwt, COST.jwtDecode, { body: jwtInspectBody }),
@@ -141,8 +163,15 @@ export const OPERATIONS = {
     body: jwtSignBody,
     heavy: (input) => /^(RS|PS|ES)/.test(String(input.algorithm)),
   }),
-  'base64.encode': op(base64Encode, COST.base64),
-  'base64.decode': op(base64Decode, COST.base64),
+  'base64.encode': op(base64Encode, COST.base64, {
+    body: encodeBody,
+    octets: (result) => ownBytes(Buffer.from(result.output, 'latin1')),
+  }),
+  // raw bytes: asked for with output_encoding base64 (the route's `with`), then decoded once more here
+  'base64.decode': op(base64Decode, COST.base64, {
+    body: decodeBody,
+    octets: (result) => ownBytes(Buffer.from(result.output, 'base64')),
+  }),
   'text.encode': op(textEncode, COST.textEncode, { body: codecBody }),
   'text.decode': op(textDecode, COST.textDecode, { body: codecBody }),
   'text.normalize': op(normalizeText, COST.normalize, { body: normalizeBody, heavy: normalizeIsHeavy }),
@@ -153,7 +182,9 @@ export const OPERATIONS = {
   'url.query.parse': op(parseQuery, COST.url, { body: queryParseBody }),
   'url.query.build': op(buildQuery, COST.url, { body: queryBuildBody }),
   'json.format': op(formatJson, COST.format, {
+    body: formatBody,
     heavy: (input) => formatIsHeavy(input, OPERATIONS_POOL_ABOVE.format),
+    octets: (result) => ownBytes(Buffer.from(result.output, 'utf8')),
   }),
   'json.diff': op(jsonDiff, COST.diff, { body: jsonDiffBody, exactNumbers: true }),
   'json.patch': op(applyJsonPatch, COST.patch, { body: patchBody, exactNumbers: true, heavy: patchIsHeavy }),
@@ -189,7 +220,7 @@ export function parseOpBody(name: string | undefined, text: string): unknown {
 
 // The largest declared body this op runs inline for a plan: the one accessor of the inline bound, so the
 // bound's meaning (bytes today, a cost model tomorrow) can change without touching the deciders
-// (src/exec/decide.ts). Infinity: the op never needs the pool by size.
+// (src/exec/decide.ts).
 export function inlineUpTo(name: OpName, _limits?: unknown): number {
   return (OPERATIONS[name] as OpSpec).poolAbove
 }
@@ -205,12 +236,6 @@ export function hasHeavyCase(name: OpName): boolean {
   return (OPERATIONS[name] as OpSpec).heavy !== undefined
 }
 
-// Whether the op can run on a pool at all: a finite inline bound or a heavy case.
-export function hasPoolPath(name: OpName): boolean {
-  const spec = OPERATIONS[name] as OpSpec
-  return Number.isFinite(spec.poolAbove) || spec.heavy !== undefined
-}
-
 // Whether a large body for this op is parsed and validated on the worker (OpSpec.body).
 export function parsesOnWorker(name: OpName): boolean {
   return (OPERATIONS[name] as OpSpec).body !== undefined
@@ -218,4 +243,16 @@ export function parsesOnWorker(name: OpName): boolean {
 
 export function isOpName(name: string): name is OpName {
   return Object.hasOwn(OPERATIONS, name)
+}
+
+// The op's answer as raw bytes (OpSpec.octets); for routes that answer Accept: application/octet-stream.
+export function octetsOf<N extends OpName>(name: N, result: OpOutput<N>): Uint8Array {
+  const octets = (OPERATIONS[name] as OpSpec).octets
+  if (!octets) throw new Error(`${name} has no raw-bytes answer`)
+  return octets(result)
+}
+
+// Whether the op can answer raw bytes (OpSpec.octets).
+export function hasOctets(name: OpName): boolean {
+  return (OPERATIONS[name] as OpSpec).octets !== undefined
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } fr
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
 import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
+import { noteBufferBytes } from '../../lib/gc.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
 import { parseOpBody } from '../../ops/registry.ts'
@@ -115,29 +116,38 @@ function readJson(
   payload: NodeJS.ReadableStream,
   done: (err: Error | null, body?: unknown) => void,
 ): void {
-  readLimitedCallback(payload, request.bodyLimit, (err, bytes) => {
-    if (err) return done(err)
-    // Node ends an HTTP/2 body when the client resets the stream rather than failing it, and does not
-    // hold it to its Content-Length: a short body is an abort (or a lying client), never a whole request
-    const declared = request.headers['content-length']
-    if (declared !== undefined && Number(declared) !== bytes!.length) return done(truncated(request))
-    // the decision says the worker parses it: handed over as bytes (an empty body is no body, below)
-    if (request.execution?.rawBody && bytes!.length > 0) return done(null, new RawJson(bytes!))
-    const text = bytes!.toString('utf8')
-    // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
-    if (text.length === 0) return done(null, undefined)
-    let body: unknown
-    try {
-      // json/diff and json/patch keep every number exactly as written (src/ops/json/number.ts)
-      const op = request.routeConfig.op
-      body = parseOpBody(op, text)
-    } catch (parseError) {
-      return done(
-        new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(parseError, text))),
-      )
-    }
-    done(null, body)
-  })
+  const declared = request.execution?.declaredBytes
+  readLimitedCallback(
+    payload,
+    request.bodyLimit,
+    (err, bytes) => {
+      if (err) return done(err)
+      // Node ends an HTTP/2 body when the client resets the stream rather than failing it, and does not
+      // hold it to its Content-Length: a short body is an abort (or a lying client), never a whole request
+      const declared = request.headers['content-length']
+      if (declared !== undefined && Number(declared) !== bytes!.length) return done(truncated(request))
+      // the decision says the worker parses it: handed over as bytes (an empty body is no body, below)
+      if (request.execution?.rawBody && bytes!.length > 0) {
+        noteBufferBytes(bytes!.length)
+        return done(null, new RawJson(bytes!))
+      }
+      const text = bytes!.toString('utf8')
+      // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
+      if (text.length === 0) return done(null, undefined)
+      let body: unknown
+      try {
+        // json/diff and json/patch keep every number exactly as written (src/ops/json/number.ts)
+        const op = request.routeConfig.op
+        body = parseOpBody(op, text)
+      } catch (parseError) {
+        return done(
+          new AppError('ERR_INVALID_JSON', undefined, locate(text, jsonParseErrorOffset(parseError, text))),
+        )
+      }
+      done(null, body)
+    },
+    declared,
+  )
 }
 
 // Binary routes read the stream themselves (hashing it as it arrives); others refuse it.

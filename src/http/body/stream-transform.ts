@@ -4,7 +4,7 @@ import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors.ts'
 import type { StreamHandle } from '../../exec/stream-run.ts'
-import type { StreamJob, StreamResult } from '../../exec/stream-types.ts'
+import type { StreamJob } from '../../exec/stream-types.ts'
 
 export interface TransformBodyOptions {
   // output held back before the answer is committed (Infinity: all of it)
@@ -134,28 +134,31 @@ export async function sendTransformed(
   return reply.type('application/octet-stream').send(output)
 }
 
-// The whole transformed body, for an answer that needs it at once (a JSON envelope), and what the op
-// knows about the whole body (warnings, the Base64 variant).
-export async function collectTransformed(
+// The JSON answer of a streamed body: the thread holds the op's output to the end and answers the whole
+// success envelope as one piece of UTF-8 bytes (src/exec/stream-thread.ts), sent as it is (a large one
+// leaves in slices: src/http/hooks/large-answers.ts). Nothing of the output is concatenated, decoded,
+// escaped or encoded on the event loop. Such a body may be at most MAX_BUFFERED_BODY.
+export async function sendStreamEnvelope(
   request: FastifyRequest,
   reply: FastifyReply,
   body: NodeJS.ReadableStream,
   job: StreamJob,
-): Promise<{ output: Buffer; result: StreamResult }> {
+): Promise<FastifyReply> {
   const limit = Math.min(request.bodyLimit, MAX_BUFFERED_BODY)
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) {
     throw new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit })
   }
-  const handle = await openStream(request, reply, body, job, limit)
-  const chunks: Uint8Array[] = []
-  let size = 0
+  const handle = await openStream(request, reply, body, { ...job, envelope: true }, limit)
+  const pieces: Uint8Array[] = []
   let next = await handle.output.next()
   while (!next.done) {
-    chunks.push(next.value)
-    size += next.value.length
+    pieces.push(next.value)
     next = await handle.output.next()
   }
   streamTiming(reply, handle)
-  return { output: Buffer.concat(chunks, size), result: next.value }
+  const envelope = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength))
 }

@@ -1,85 +1,23 @@
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
-import { describeDecoded } from '../../ops/base64/stream.ts'
-import { BASE64_VARIANTS, DECODE_VARIANTS } from '../../ops/base64/types.ts'
-import { BYTE_ENCODINGS } from '../../ops/types.ts'
-import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
-import { collectTransformed, sendTransformed } from '../body/stream-transform.ts'
+import type { RawOptions } from '../../exec/dispatch.ts'
+import {
+  decodeBody,
+  decodeQuery,
+  decodeResult,
+  encodeBody,
+  encodeQuery,
+  encodeResult,
+} from '../../ops/base64/schema.ts'
+import { octetsOf } from '../../ops/registry.ts'
+import { asBuffer, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 
-const variant = z
-  .enum(BASE64_VARIANTS)
-  .default('standard')
-  .describe('Alphabet: "standard" (RFC 4648 §4, + and /) or "url" (RFC 4648 §5, - and _)')
-const padding = z
-  .boolean()
-  .optional()
-  .describe("Append '=' padding; default true for the standard alphabet, false for url")
-const decodeVariant = z
-  .enum(DECODE_VARIANTS)
-  .default('auto')
-  .describe('Alphabet of the input; "auto" detects it (mixing + / with - _ is refused)')
-const outputEncoding = z
-  .enum(BYTE_ENCODINGS)
-  .default('utf8')
-  .describe('How to return the decoded bytes; utf8 replaces invalid sequences with U+FFFD')
-const strict = z
-  .boolean()
-  .default(false)
-  .describe(
-    'Refuse whitespace, missing or partial padding (standard alphabet; url may omit padding) and non-zero ' +
-      'trailing bits; otherwise they are tolerated',
-  )
-
-function queryBool(description: string) {
-  return z.enum(['true', 'false']).describe(description)
+// A raw-bytes answer asks the op for Base64 (the registry's octets turn it into bytes where it ran).
+function decodeOptions(raw: boolean): RawOptions & { with?: { output_encoding: 'base64' } } {
+  return raw ? { with: { output_encoding: 'base64' }, octets: true } : {}
 }
 
-const encodeBody = z.strictObject({
-  input: z.string().describe('The data to encode, in input_encoding'),
-  input_encoding: z.enum(BYTE_ENCODINGS).default('utf8'),
-  variant,
-  padding,
-})
-
-const encodeQuery = z.strictObject({
-  variant,
-  padding: queryBool(padding.description!)
-    .transform((v) => v === 'true')
-    .optional(),
-})
-
-const encodeResult = z.object({
-  output: z.string().describe('The Base64 text'),
-  variant: z.enum(BASE64_VARIANTS),
-})
-
-const decodeBody = z.strictObject({
-  input: z.string().describe('The Base64 or base64url text'),
-  variant: decodeVariant,
-  output_encoding: outputEncoding,
-  strict,
-})
-
-const decodeQuery = z.strictObject({
-  variant: decodeVariant,
-  output_encoding: outputEncoding,
-  strict: queryBool(strict.description!)
-    .default('false')
-    .transform((v) => v === 'true'),
-})
-
-const decodeResult = z.object({
-  output: z.string().describe('The decoded bytes in output_encoding'),
-  output_encoding: z.enum(BYTE_ENCODINGS),
-  bytes: z.number().int().describe('Number of decoded bytes'),
-  valid_utf8: z.boolean().describe('Whether the decoded bytes are well-formed UTF-8'),
-  variant: z.enum(BASE64_VARIANTS).describe('The alphabet used (detected when variant was auto)'),
-})
-
-// Raw bodies are encoded and decoded as they arrive, on a thread of the plan's pool
-// (src/exec/stream-run.ts): a raw answer streams back at constant memory up to the plan's binary limit, a
-// JSON answer holds the whole output.
 export async function base64Routes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     method: 'POST',
@@ -102,6 +40,7 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: encodeBody,
     response: encodeResult,
     errors: ['ERR_INVALID_ENCODING'],
+    pooled: ({ request }) => ({ octets: wantsOctets(request.headers.accept) }),
     handler: async function base64EncodeHandler({ body, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
       const streamed = streamedBody(request, body)
@@ -112,11 +51,10 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
           ...(query.padding !== undefined ? { padding: query.padding } : {}),
         }
         if (raw) return sendTransformed(request, reply, streamed, job)
-        const { output } = await collectTransformed(request, reply, streamed, job)
-        return { output: output.toString('latin1'), variant: query.variant }
+        return sendStreamEnvelope(request, reply, streamed, job)
       }
       const result = await run('base64.encode', body)
-      if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.output, 'latin1'))
+      if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('base64.encode', result)))
       return result
     },
   })
@@ -143,19 +81,21 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: decodeBody,
     response: decodeResult,
     errors: ['ERR_INVALID_BASE64'],
+    pooled: ({ request }) => decodeOptions(wantsOctets(request.headers.accept)),
     handler: async function base64DecodeHandler({ body, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
       const streamed = streamedBody(request, body)
       if (streamed) {
         const job = { kind: 'base64.decode' as const, variant: query.variant, strict: query.strict }
         if (raw) return sendTransformed(request, reply, streamed, job)
-        const { output, result } = await collectTransformed(request, reply, streamed, job)
-        return describeDecoded(output, result.variant!, query.output_encoding)
+        return sendStreamEnvelope(request, reply, streamed, {
+          ...job,
+          output_encoding: query.output_encoding,
+        })
       }
       if (!raw) return run('base64.decode', body)
-      // the bytes cross back from the pool as Base64 (a string): turning them into a Buffer is native work
-      const decoded = await run('base64.decode', { ...body, output_encoding: 'base64' })
-      return reply.type('application/octet-stream').send(Buffer.from(decoded.output, 'base64'))
+      const decoded = await run('base64.decode', { ...body, ...decodeOptions(true).with })
+      return reply.type('application/octet-stream').send(asBuffer(octetsOf('base64.decode', decoded)))
     },
   })
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import type { RawOptions } from '../../exec/dispatch.ts'
 import {
   algorithmsResult,
   hashAlgorithmParam,
@@ -8,8 +9,18 @@ import {
   hashResult,
 } from '../../ops/hash/schema.ts'
 import { ALGORITHMS, algorithmInfo, createHasher, encodeOutput } from '../../ops/hash/stream.ts'
-import { digestOnPool, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { octetsOf } from '../../ops/registry.ts'
+import { asBuffer, digestOnPool, streamedBody, wantsOctets } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+
+// What the route adds to its JSON body, inline or on the worker: the algorithm from the path, and for a
+// raw-bytes answer a hex digest (then turned into its bytes).
+function hashOptions(
+  algorithm: string,
+  raw: boolean,
+): RawOptions & { with: { algorithm: string; output_encoding?: 'hex' } } {
+  return { with: raw ? { algorithm, output_encoding: 'hex' } : { algorithm }, octets: raw }
+}
 
 export async function hashRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
@@ -43,6 +54,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     body: hashBody,
     response: hashResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
+    pooled: ({ params, request }) => hashOptions(params.algorithm, wantsOctets(request.headers.accept)),
     handler: async function hashHandler({ body, params, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
       let result: z.infer<typeof hashResult>
@@ -65,12 +77,8 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
           input_bytes: size,
         }
       } else {
-        result = await run('hash', {
-          ...body,
-          algorithm: params.algorithm,
-          output_encoding: raw ? 'hex' : body.output_encoding,
-        })
-        if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.digest, 'hex'))
+        result = await run('hash', { ...body, ...hashOptions(params.algorithm, raw).with })
+        if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('hash', result)))
       }
       return result
     },

@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { formatBody, formatQuery, formatResult } from '../../ops/json/format/schema.ts'
-import type { JsonFormatOptions, JsonFormatResult } from '../../ops/json/format/types.ts'
+import type { JsonFormatOptions } from '../../ops/json/format/types.ts'
 import { patchBody } from '../../ops/json/patch/schema.ts'
-import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
-import { collectTransformed, declaredLength, sendTransformed } from '../body/stream-transform.ts'
+import { octetsOf } from '../../ops/registry.ts'
+import { asBuffer, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { declaredLength, sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 
 export const patchResult = z.object({
@@ -12,8 +13,8 @@ export const patchResult = z.object({
 })
 
 // A raw body is formatted as it arrives, on a thread of the plan's pool: answered raw, the output streams
-// back at constant memory up to the plan's binary limit; answered as JSON, it is one string (see
-// collectTransformed).
+// back at constant memory up to the plan's binary limit; answered as JSON, it is one string, held and put
+// in its envelope on the thread (sendStreamEnvelope).
 function formatJob(options: JsonFormatOptions, raw: boolean, request: FastifyRequest) {
   const expected = declaredLength(request)
   return {
@@ -25,23 +26,6 @@ function formatJob(options: JsonFormatOptions, raw: boolean, request: FastifyReq
       ...(expected !== undefined ? { expected_bytes: expected } : {}),
     },
   }
-}
-
-async function formatToJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  body: NodeJS.ReadableStream,
-  options: JsonFormatOptions,
-): Promise<JsonFormatResult> {
-  const { output, result: done } = await collectTransformed(
-    request,
-    reply,
-    body,
-    formatJob(options, false, request),
-  )
-  const result: JsonFormatResult = { output: output.toString('utf8'), bytes: output.length }
-  if (done.warnings) result.warnings = done.warnings
-  return result
 }
 
 export async function jsonRoutes(app: FastifyInstance): Promise<void> {
@@ -74,15 +58,16 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     body: formatBody,
     response: formatResult,
     errors: ['ERR_INVALID_JSON', 'ERR_COMPUTE_LIMIT'],
+    pooled: ({ request }) => ({ octets: wantsOctets(request.headers.accept) }),
     handler: async function formatJsonHandler({ body, query, request, reply, run }) {
       const raw = wantsOctets(request.headers.accept)
       const streamed = streamedBody(request, body)
       if (streamed) {
-        if (!raw) return formatToJson(request, reply, streamed, query)
+        if (!raw) return sendStreamEnvelope(request, reply, streamed, formatJob(query, false, request))
         return sendTransformed(request, reply, streamed, formatJob(query, true, request))
       }
       const result = await run('json.format', body)
-      if (raw) return reply.type('application/octet-stream').send(Buffer.from(result.output, 'utf8'))
+      if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('json.format', result)))
       return result
     },
   })

@@ -1,13 +1,15 @@
 import Fastify, { type RouteOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { defineRoute } from '../../../src/http/define-route.ts'
 import { v1Routes } from '../../../src/http/v1/index.ts'
 import { zodCompiler } from '../../../src/http/zod-compiler.ts'
-import { OPERATIONS, type OpName, type OpSpec, parsesOnWorker } from '../../../src/ops/registry.ts'
+import { OPERATIONS, type OpSpec, parsesOnWorker } from '../../../src/ops/registry.ts'
 
-// Issue 14 follow-up: a large body of a route that is just its op is parsed and validated on the worker by
-// the op's OpSpec.body, so that schema must be the route's own (same object: same fields, defaults and
-// answers inline and on the pool). Routes with handlers of their own get a parsed body (docs/dispatch.md).
-const PARSED_BY_GATEWAY: OpName[] = ['hash', 'hmac', 'base64.encode', 'base64.decode', 'json.format']
+// Issue 14: a large body of every op route is parsed and validated on the worker by the op's OpSpec.body,
+// so that schema must be the route's own (same object: same fields, defaults and answers inline and on the
+// pool). Routes with handlers of their own declare what the handler adds (defineRoute's pooled; a route
+// without it does not register: below).
 
 async function v1RouteOptions(): Promise<RouteOptions[]> {
   const app = Fastify()
@@ -23,19 +25,33 @@ async function v1RouteOptions(): Promise<RouteOptions[]> {
 }
 
 describe('pure op routes validate pooled bodies on the worker with their own schema', () => {
-  it('every op route but the custom handlers declares its body schema as OpSpec.body', async () => {
+  it('every op route declares its body schema as OpSpec.body', async () => {
     const routes = (await v1RouteOptions()).filter((r) => r.config?.op !== undefined)
     const ops = new Set(routes.map((r) => r.config!.op!))
     expect(ops).toEqual(new Set(Object.keys(OPERATIONS)))
     for (const route of routes) {
       const op = route.config!.op!
       const spec = OPERATIONS[op] as OpSpec
-      if (PARSED_BY_GATEWAY.includes(op)) {
-        expect(parsesOnWorker(op), op).toBe(false)
-        continue
-      }
       expect(parsesOnWorker(op), op).toBe(true)
       expect(spec.body, `${route.method} ${route.url}`).toBe((route.schema as { body?: unknown }).body)
     }
+  })
+
+  it('a route with a handler of its own that does not say what it adds to a pooled body does not register', () => {
+    const app = Fastify()
+    const route = {
+      method: 'POST' as const,
+      url: '/v1/x',
+      security: 'apiKey' as const,
+      family: 'hash',
+      op: 'hash' as const,
+      operationId: 'x',
+      summary: 'x',
+      tags: ['x'],
+      response: z.object({}),
+      handler: () => ({}),
+    }
+    expect(() => defineRoute(app, route)).toThrow(/declare pooled/)
+    expect(() => defineRoute(app, { ...route, pooled: () => ({}) })).not.toThrow()
   })
 })

@@ -9,10 +9,6 @@ const heavy = (name: keyof typeof OPERATIONS, input: unknown): boolean =>
 describe('cost models (src/ops/registry.ts, docs/dispatch.md#cost-models)', () => {
   it('derives every inline bound from the declared worst case: no inline request over ~1 ms', () => {
     for (const [name, spec] of Object.entries(OPERATIONS) as [string, OpSpec][]) {
-      if (!spec.cost) {
-        expect(spec.poolAbove, name).toBe(Number.POSITIVE_INFINITY)
-        continue
-      }
       expect(spec.poolAbove, name).toBe(inlineBound(spec.cost))
       expect((spec.cost.usPerKiB * spec.poolAbove) / KiB, name).toBeLessThanOrEqual(INLINE_BUDGET_US)
       expect(spec.cost.worst.length, name).toBeGreaterThan(0)
