@@ -12,11 +12,18 @@ export interface StallCase {
   plan: PlanName
   path: string
   type: 'application/json' | 'application/octet-stream'
-  body: string
+  body: string | Buffer
+  accept?: string
 }
 
 const MiB = 1024 * 1024
-const MAX_BYTES = Number(process.env.STALL_MAX_BYTES ?? 4 * MiB)
+// JSON bodies up to each plan's limit (business: 20 MiB); STALL_MAX_BYTES caps them for a quicker run
+const MAX_BYTES = Number(process.env.STALL_MAX_BYTES ?? Number.POSITIVE_INFINITY)
+// raw bodies up to each plan's binary limit, at most this (business allows 1 GiB: hashing it proves
+// nothing 256 MiB does not, and takes the bench's client seconds to send)
+const RAW_MAX_BYTES = Number(process.env.STALL_RAW_MAX_BYTES ?? 256 * MiB)
+// a raw body answered as JSON may be at most this (src/http/body/stream-transform.ts, MAX_BUFFERED_BODY)
+const BUFFERED_MAX_BYTES = 100 * MiB
 
 function pathOf(op: OpName): string {
   if (op === 'hash') return '/v1/hash/sha512'
@@ -105,6 +112,44 @@ export function craftedCases(plan: PlanName): StallCase[] {
       token: rs256Token(),
       jwks: { keys: Array.from({ length: 4 }, () => rsaJwk()) },
     }),
+  ]
+}
+
+// Raw application/octet-stream bodies at the plan's binary limit: streamed to a pool thread chunk by chunk,
+// answered raw (streamed back) or as JSON (the whole output in one envelope, built on the thread).
+export function rawCases(plan: PlanName): StallCase[] {
+  const binary = Math.min(DEFAULT_PLANS[plan].max_binary_bytes, RAW_MAX_BYTES)
+  const buffered = Math.min(DEFAULT_PLANS[plan].max_binary_bytes, BUFFERED_MAX_BYTES)
+  const mib = (n: number) => `${Math.round(n / MiB)} MiB`
+  const pretty = (bytes: number) => {
+    const record = '{"id": 12345678901234567890, "name": "caf\\u00e9", "tags": ["a", "b"], "ok": true},\n'
+    const count = Math.max(1, Math.floor((bytes - 16) / record.length))
+    return Buffer.from(`[\n${record.repeat(count)}null]\n`)
+  }
+  const raw = (label: string, path: string, body: Buffer, accept?: string): StallCase => ({
+    label,
+    plan,
+    path,
+    type: 'application/octet-stream',
+    body,
+    ...(accept ? { accept } : {}),
+  })
+  return [
+    raw(`hash raw ${mib(binary)}`, '/v1/hash/sha512', Buffer.alloc(binary, 0x61)),
+    raw(`base64 encode raw ${mib(buffered)}, JSON answer`, '/v1/base64/encode', Buffer.alloc(buffered, 0xe9)),
+    raw(
+      `base64 decode raw ${mib(binary)}, raw answer`,
+      '/v1/base64/decode',
+      Buffer.from('QUJD'.repeat(Math.floor(binary / 4))),
+      'application/octet-stream',
+    ),
+    raw(`format raw ${mib(buffered)} ?indent=8, JSON answer`, '/v1/json/format?indent=8', pretty(buffered)),
+    raw(
+      `format raw ${mib(binary)} minify, raw answer`,
+      '/v1/json/format?mode=minify',
+      pretty(binary),
+      'application/octet-stream',
+    ),
   ]
 }
 

@@ -52,13 +52,17 @@ export function worstCase(op: OpName, bytes: number): unknown {
     case 'base64.decode':
       return { input: fill('QUJD', bytes), variant: 'url' }
     case 'text.encode':
-      return { input: fill('😀', bytes / 4), format: 'unicode_escape' }
+      // an astral character: 2 UTF-16 units, 4 bytes of UTF-8
+      return { input: fill('😀', bytes / 2), format: 'unicode_escape' }
     case 'text.decode':
       return { input: fill('&#x1F600;', bytes), format: 'html' }
     case 'text.normalize':
       return { input: markRuns(bytes, 30), form: 'NFKC' }
-    case 'text.inspect':
-      return { input: fill('👩‍👩‍👧‍👦', bytes / 25) }
+    case 'text.inspect': {
+      // a family emoji: 11 UTF-16 units, 25 bytes of UTF-8
+      const family = '👩‍👩‍👧‍👦'
+      return { input: fill(family, Math.floor(bytes / 25) * family.length) }
+    }
     case 'url.parse':
       return { url: `https://example.com/?${fill('a=1&', bytes - 30)}` }
     case 'url.build':
@@ -90,27 +94,49 @@ export function worstCase(op: OpName, bytes: number): unknown {
       }
       return { input: `[${fill(`${nestedArrays(400)},`, bytes - 20)}0]`, indent: 8 }
     }
-    case 'json.diff': {
+    case 'json.diff':
       // a reversed array of numbers: every item moved, the matching quadratic in the items
-      const left = Array.from({ length: Math.max(1, Math.floor(bytes / 5)) }, (_, i) => i)
-      return { left, right: [...left].reverse(), output: 'both' }
-    }
-    case 'json.patch': {
-      const count = Math.max(1, Math.floor(bytes / 80))
-      const patch = Array.from({ length: count }, (_, i) =>
-        i % 2 === 0 ? { op: 'add', path: '/a/0', value: i } : { op: 'remove', path: '/a/0' },
-      )
-      return { document: { a: [0] }, patch }
-    }
+      return sized(bytes, (n) => {
+        const left = Array.from({ length: n }, (_, i) => i)
+        return { left, right: [...left].reverse(), output: 'both' }
+      })
+    case 'json.patch':
+      return sized(bytes, (count) => ({
+        document: { a: [0] },
+        patch: Array.from({ length: count }, (_, i) =>
+          i % 2 === 0 ? { op: 'add', path: '/a/0', value: i } : { op: 'remove', path: '/a/0' },
+        ),
+      }))
+    // ops whose schema bounds their work: the most they are asked for, and past a few KiB a body their
+    // schema refuses only once it is parsed (a field of escaped text: the parse is the worst case)
     case 'time.timestamp':
-      return { value: '1710055800123', timezone: 'America/New_York' }
+      return bounded({ value: '1710055800123', timezone: 'America/New_York' }, bytes)
     case 'id.uuid':
-      return { version: 7, count: 1000 }
+      return bounded({ version: 7, count: 1000 }, bytes)
     case 'id.uuid.inspect':
-      return { uuid: '2ed6657d-e927-568b-95e1-2665a8aea6a2' }
+      return bounded({ uuid: '2ed6657d-e927-568b-95e1-2665a8aea6a2' }, bytes)
     case 'id.nanoid':
-      return { size: 255, count: 1000 }
+      return bounded({ size: 255, count: 1000 }, bytes)
     case 'cron.parse':
-      return { expression: '0 0 29 2 1', timezone: 'America/New_York', count: 100 }
+      return bounded({ expression: '0 0 29 2 1', timezone: 'America/New_York', count: 100 }, bytes)
   }
+}
+
+// The input of `make(n)` with the largest n whose JSON body stays within `bytes` (n ≥ 1).
+function sized(bytes: number, make: (n: number) => unknown): unknown {
+  let low = 1
+  let high = 2
+  while (JSON.stringify(make(high)).length <= bytes) high *= 2
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2)
+    if (JSON.stringify(make(mid)).length <= bytes) low = mid
+    else high = mid
+  }
+  return make(low)
+}
+
+function bounded(input: Record<string, unknown>, bytes: number): Record<string, unknown> {
+  if (bytes <= 4096) return input
+  // "é\n" is 4 bytes of body once stringified (é in UTF-8, the newline escaped)
+  return { ...input, padding: fill('é\n', Math.floor(bytes / 2)) }
 }

@@ -45,7 +45,7 @@ export interface Dispatcher {
   // send as they are
   runRaw(
     name: OpName,
-    bytes: Uint8Array,
+    body: Uint8Array[],
     ctx: DispatchContext,
     options?: RawOptions,
   ): Promise<Dispatched<Uint8Array>>
@@ -174,9 +174,9 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     runEnvelope(name, input, ctx) {
       return dispatch<string | Uint8Array>(name, input, ctx, true)
     },
-    runRaw(name, bytes, ctx, options = {}) {
+    runRaw(name, body, ctx, options = {}) {
       // a raw body is a flat byte string: it always crosses the thread boundary
-      const task: Task = { kind: 'raw', op: name, raw: bytes, ...options }
+      const task: Task = { kind: 'raw', op: name, raw: body, ...options }
       return onPool<Uint8Array>(name, task, ctx, () => {
         throw new AppError('ERR_INTERNAL')
       })

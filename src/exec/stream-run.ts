@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { Readable } from 'node:stream'
 import { MessageChannel } from 'node:worker_threads'
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
-import { noteBufferBytes } from '../lib/gc.ts'
+import { noteStreamedBytes } from '../lib/gc.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import type { PoolMetrics } from './metrics.ts'
 import type { NamedPool, PoolSet } from './pools.ts'
@@ -330,7 +330,7 @@ export function createStreamRunner(
     }
     function onData(chunk: Buffer): void {
       received += chunk.length
-      noteBufferBytes(chunk.length)
+      noteStreamedBytes(chunk.length)
       if (received > ctx.limit) {
         fail(new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: ctx.limit }))
         cancel()
@@ -379,7 +379,7 @@ export function createStreamRunner(
         for (;;) {
           const piece = output.shift()
           if (piece) {
-            noteBufferBytes(piece.length)
+            noteStreamedBytes(piece.length)
             port.postMessage({ t: 'credit', bytes: piece.length } satisfies ToThread)
             yield piece
             continue

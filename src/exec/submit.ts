@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { ownsBuffer } from '../lib/raw-json.ts'
 import type { Reservation } from './admission.ts'
 import { classifyPoolFailure, PoolTaskError, QUEUE_FULL } from './pool-failure.ts'
 import type { NamedPool } from './pools.ts'
@@ -25,12 +26,11 @@ export interface Submitted {
   submittedAt: number
 }
 
-// A request's raw body is moved to the thread, not copied, when it owns its whole buffer (a small Buffer may
-// share Node's pool with others). A job's bytes are kept by its submitter (stored after prepare): copied.
+// A request's raw body is moved to the thread, not copied: every piece that owns its whole buffer (RawJson
+// copies any that does not: a small Buffer may share Node's pool with others). A job's bytes are kept by its submitter (stored after prepare): copied.
 function transferable(task: Task): ArrayBuffer[] | undefined {
   if (task.kind !== 'raw') return undefined
-  const { buffer, byteOffset, byteLength } = task.raw
-  return byteOffset === 0 && byteLength === buffer.byteLength ? [buffer as ArrayBuffer] : undefined
+  return task.raw.filter(ownsBuffer).map((part) => part.buffer as ArrayBuffer)
 }
 
 // The one way work reaches a pool, for requests and jobs: a place on the pool (admission), a slot on its

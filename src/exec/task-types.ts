@@ -14,7 +14,8 @@ export type Task =
   | {
       kind: 'raw'
       op: string
-      raw: Uint8Array
+      // the body as it was read: one buffer, or the pieces of a chunked body (src/lib/raw-json.ts)
+      raw: Uint8Array[]
       with?: Record<string, unknown>
       octets?: boolean
       slot?: number

@@ -73,7 +73,7 @@ export async function sendRawOp(
   body: RawJson,
   options: RawOptions = {},
 ) {
-  const done = await request.server.dispatcher.runRaw(name, body.bytes, context(request, name), options)
+  const done = await request.server.dispatcher.runRaw(name, body.parts, context(request, name), options)
   serverTiming(reply, done)
   if (!options.octets) return sendEnvelope(reply, 200, done.value)
   const bytes = done.value

@@ -4,24 +4,38 @@ import { jsonParseErrorOffset, locate } from './json-error.ts'
 import { issuesOf, parseInput, validationMessage } from './zod-issues.ts'
 
 // A JSON body left unparsed on purpose: it is bound for a worker thread, which parses and validates it
-// there, so a large document never costs the event loop a parse and two structured clones.
+// there, so a large document never costs the event loop a parse and two structured clones. Its bytes are
+// one buffer (a body of declared size, read into one allocation) or the pieces it arrived in (a chunked
+// body: joined on the thread, so the event loop never copies a large body in one go). Moved to the worker,
+// never cloned: a piece that owns its ArrayBuffer is kept as is; one that is a slice (of Node's shared
+// pool, or of a larger read) is copied into a buffer of its own first.
 export class RawJson {
-  readonly bytes: Uint8Array
-  constructor(bytes: Uint8Array) {
-    // moved to the worker, never cloned: a Buffer that owns its ArrayBuffer is kept as is; one that is a
-    // slice (of Node's shared pool, or of a larger read) is copied into a buffer of its own first
-    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    this.bytes = owned ? bytes : new Uint8Array(bytes)
+  readonly parts: Uint8Array[]
+  readonly size: number
+  constructor(bytes: Uint8Array | Uint8Array[]) {
+    const parts = Array.isArray(bytes) ? bytes : [bytes]
+    this.parts = parts.map((part) => (ownsBuffer(part) ? part : new Uint8Array(part)))
+    this.size = parts.reduce((sum, part) => sum + part.byteLength, 0)
   }
+}
+
+export function ownsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+}
+
+// The body's bytes as one buffer (on the thread: a copy only when it came in several pieces).
+export function joined(parts: Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts)
 }
 
 // The same checks the gateway's body parser and zod compiler make, for use off the main thread.
 // `parse` is JSON.parse or one that throws as it does (parseJsonExact for ops with exact numbers).
 export function parseAndValidate<T>(
-  bytes: Uint8Array,
+  body: Uint8Array | Uint8Array[],
   schema: z.ZodType<T>,
   parse: (text: string) => unknown = JSON.parse,
 ): T {
+  const bytes = Array.isArray(body) ? joined(body) : body
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   let data: unknown
   try {

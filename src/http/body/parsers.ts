@@ -2,11 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } fr
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
 import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
-import { noteBufferBytes } from '../../lib/gc.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
 import { parseOpBody } from '../../ops/registry.ts'
-import { readLimitedCallback } from './consume-limited.ts'
+import { consumeLimitedCallback, readLimitedCallback } from './consume-limited.ts'
 
 export interface BodyParserOptions {
   // limit for requests that carry no plan (admin API, console)
@@ -116,7 +115,9 @@ function readJson(
   payload: NodeJS.ReadableStream,
   done: (err: Error | null, body?: unknown) => void,
 ): void {
-  const declared = request.execution?.declaredBytes
+  const execution = request.execution
+  // a chunked body the worker parses: kept in the pieces it came in, joined on the thread
+  if (execution?.rawBody && execution.declaredBytes === undefined) return readRawParts(request, payload, done)
   readLimitedCallback(
     payload,
     request.bodyLimit,
@@ -127,10 +128,7 @@ function readJson(
       const declared = request.headers['content-length']
       if (declared !== undefined && Number(declared) !== bytes!.length) return done(truncated(request))
       // the decision says the worker parses it: handed over as bytes (an empty body is no body, below)
-      if (request.execution?.rawBody && bytes!.length > 0) {
-        noteBufferBytes(bytes!.length)
-        return done(null, new RawJson(bytes!))
-      }
+      if (execution?.rawBody && bytes!.length > 0) return done(null, new RawJson(bytes!))
       const text = bytes!.toString('utf8')
       // an empty body is no body: the route's schema decides whether one was needed (action endpoints need none)
       if (text.length === 0) return done(null, undefined)
@@ -146,7 +144,25 @@ function readJson(
       }
       done(null, body)
     },
-    declared,
+    execution?.declaredBytes,
+  )
+}
+
+function readRawParts(
+  request: FastifyRequest,
+  payload: NodeJS.ReadableStream,
+  done: (err: Error | null, body?: unknown) => void,
+): void {
+  const parts: Buffer[] = []
+  consumeLimitedCallback(
+    payload,
+    request.bodyLimit,
+    (chunk) => parts.push(chunk),
+    (err, size) => {
+      if (err) return done(err)
+      // an empty body is no body, as above
+      done(null, size! > 0 ? new RawJson(parts) : undefined)
+    },
   )
 }
 

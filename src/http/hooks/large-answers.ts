@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { noteBufferBytes } from '../../lib/gc.ts'
 
 // An answer larger than this leaves in SLICE-byte pieces, one per turn of the event loop.
 export const SLICE_ABOVE = 256 * 1024
@@ -27,7 +26,6 @@ async function largeAnswersPlugin(app: FastifyInstance): Promise<void> {
   // compression, a route-level hook, runs after it and compresses the pieces as a stream.
   app.addHook('onSend', function sliceLargeAnswer(_request, reply, payload, done) {
     if (!(payload instanceof Uint8Array) || payload.byteLength <= SLICE_ABOVE) return done(null, payload)
-    noteBufferBytes(payload.byteLength)
     reply.header('content-length', payload.byteLength)
     done(null, Readable.from(slices(payload), { objectMode: false }))
   })
