@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { Agent, request } from 'node:https'
+import { getPriority, setPriority } from 'node:os'
 import { createInterface } from 'node:readline'
 import type { PlanName } from '../src/limits/plans.ts'
 import { workspaceKey } from './lib/admin.ts'
@@ -9,6 +10,7 @@ import { craftedCases, opCases, rawCases, type StallCase } from './stall-cases.t
 
 const CANARY_EVERY_MS = 5
 const PIECE = 64 * 1024
+const SENDER_NICE = Number(process.env.BENCH_FLOOD_NICE ?? 10)
 const TARGET_MS = 50
 const UNLIMITED = { key_rate_per_second: 1_000_000, workspace_rate_per_second: 1_000_000, monthly_quota: 2e9 }
 
@@ -75,14 +77,20 @@ export function send(url: string, key: string, c: StallCase, agent: Agent): Prom
 }
 
 // Runs cases one after another while the canary runs; the worst canary wait per case.
+// senderNice: the sender (this thread, which encrypts and decrypts hundreds of MiB) stands in for clients
+// on other machines, so it runs below the gateway and the canary (as the isolation bench's floods do); 0
+// where the gateway shares this process (the regression test).
 export async function stallRun(
   url: string,
   keys: Record<PlanName, string>,
   cases: StallCase[],
+  senderNice = 0,
 ): Promise<{ label: string; status: number; canaryMax: number }[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 2, rejectUnauthorized: false })
   const out: { label: string; status: number; canaryMax: number }[] = []
   const canary = await startCanary(url)
+  const nice = getPriority()
+  if (senderNice) setPriority(nice + senderNice)
   const settle = () => new Promise((r) => setTimeout(r, 3 * CANARY_EVERY_MS))
   try {
     for (const c of cases) {
@@ -102,6 +110,12 @@ export async function stallRun(
       out.push({ label: `${c.plan} ${c.label}`, status, canaryMax: max })
     }
   } finally {
+    // raising a thread's priority back needs the privilege to (CI runs as root); otherwise it stays low
+    if (senderNice) {
+      try {
+        setPriority(nice)
+      } catch {}
+    }
     await canary.stop()
     agent.destroy()
   }
@@ -124,7 +138,7 @@ export const stall: Scenario = {
       }
       const plans: PlanName[] = ['free', 'pro', 'business']
       const cases = plans.flatMap((p) => [...craftedCases(p), ...opCases(p), ...rawCases(p)])
-      const results = await stallRun(gateway.url, keys, cases)
+      const results = await stallRun(gateway.url, keys, cases, SENDER_NICE)
       const worst = [...results].sort((a, b) => b.canaryMax - a.canaryMax)
       for (const r of worst.slice(0, 10)) {
         process.stdout.write(

@@ -117,7 +117,10 @@ function readJson(
 ): void {
   const execution = request.execution
   // a chunked body the worker parses: kept in the pieces it came in, joined on the thread
-  if (execution?.rawBody && execution.declaredBytes === undefined) return readRawParts(request, payload, done)
+  if (execution?.rawBody && execution.declaredBytes === undefined) {
+    readRawParts(request, payload, done)
+    return
+  }
   readLimitedCallback(
     payload,
     request.bodyLimit,
