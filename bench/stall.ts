@@ -57,7 +57,12 @@ export function send(url: string, key: string, c: StallCase, agent: Agent): Prom
     }
     const req = request(`${url}${c.path}`, { method: 'POST', agent, headers }, (res) => {
       res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
+      res.on('end', () => {
+        // answered before the whole body was sent (a 413 or 422 found early): the rest is not sent, and
+        // the connection, its upload cut short, is not used again
+        if (!req.writableFinished) req.destroy()
+        resolve(res.statusCode ?? 0)
+      })
     })
     req.on('error', () => resolve(0))
     // written in pieces as the connection takes them: one write of 256 MiB would hold the sender's own
