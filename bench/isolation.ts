@@ -18,7 +18,7 @@ const UNLIMITED = {
 }
 
 // Heavy free-plan diffs (just under the free 256 KiB body limit) that go to the free pool.
-function heavyDiffBody(): string {
+export function heavyDiffBody(): string {
   const left = Array.from({ length: 1500 }, (_, i) => ({
     id: i,
     name: `user ${i}`,
