@@ -77,8 +77,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   // first of the onRequest hooks that decide: a preflight is answered before authentication
   await app.register(cors, { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath })
   await app.register(zodCompiler)
-  // before any route: JSON answers above the threshold are compressed off the event loop
-  await app.register(compression)
   await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   // before any route: every route must declare its access rule, enforced after routing by one hook
@@ -92,7 +90,9 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
   await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
   await app.register(idempotency, { store: runtime.store, ttlSeconds: config.idempotencyTtlSeconds })
-  // the last onSend hook: a large answer leaves in pieces, so its encryption never holds the event loop
+  // the last onSend hooks: a JSON answer above the threshold is compressed off the event loop, and a large
+  // answer not compressed leaves in pieces, so its encryption never holds the event loop either
+  await app.register(compression)
   await app.register(largeAnswers)
 
   await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.ready() })

@@ -1,7 +1,8 @@
-import { constants } from 'node:zlib'
-import compress from '@fastify/compress'
-import type { FastifyInstance } from 'fastify'
+import { pipeline, type Readable } from 'node:stream'
+import { constants, createBrotliCompress, createGzip } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { negotiate } from './openapi/serve.ts'
 
 // JSON answers of at least this many bytes are compressed (br, else gzip) for clients that accept it.
 // Measured (docs/decisions.md, "Compression"; `npm run bench -- compression`): an answer below it fits
@@ -14,26 +15,69 @@ export const COMPRESS_THRESHOLD = 1400
 // /docs and /console (served as files, small or already minified).
 const JSON_TYPES = /^application\/(?:[\w.-]+\+)?json(?:;|$)/
 
-// Compression runs only on zlib's stream API, which does the work on libuv's threadpool: the
-// synchronous path @fastify/compress offers for small bodies (syncThreshold) is turned off, so no
-// compression ever runs on the event loop. Brotli at quality 4 (the default 11 costs ~30x the CPU for
-// a few percent). Request bodies are never decompressed: a gzip body would bypass the size limits.
+function isStream(payload: unknown): payload is Readable {
+  return typeof (payload as { pipe?: unknown } | null)?.pipe === 'function'
+}
+
+// The bytes an answer will have, when cheap to know: a string's length in UTF-16 units is at most its
+// UTF-8 length, so a short string is never measured (a string of non-ASCII text just over the threshold
+// may go uncompressed, which costs nothing but a few bytes).
+function smallAnswer(payload: unknown): boolean {
+  if (typeof payload === 'string') return payload.length < COMPRESS_THRESHOLD
+  if (payload instanceof Uint8Array) return payload.byteLength < COMPRESS_THRESHOLD
+  return !isStream(payload)
+}
+
+function addVary(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary')
+  if (vary === undefined) reply.header('vary', 'Accept-Encoding')
+  else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${String(vary)}, Accept-Encoding`)
+}
+
+// Compression runs only on zlib's stream API, which does the work on libuv's threadpool: nothing of it
+// runs on the event loop, whatever the size (the answer, or each of its slices, is handed to zlib as it
+// is). Brotli at quality 4 (the default 11 costs ~30x the CPU for a few percent). Request bodies are never
+// decompressed: a gzip body would bypass the size limits.
+//
+// Our own onSend hook rather than @fastify/compress: that plugin added an onRequest and an onSend hook to
+// every route, tested every answer against the global Response (which loads undici, 40 ms of the event
+// loop on first use), and loaded mime-db and readable-stream at boot, for a decision this API makes from
+// two facts (JSON, and its size).
+function compressJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: Error | null, payload?: unknown) => void,
+): void {
+  if (
+    smallAnswer(payload) ||
+    reply.hasHeader('content-encoding') ||
+    !JSON_TYPES.test(String(reply.getHeader('content-type') ?? ''))
+  ) {
+    done(null, payload)
+    return
+  }
+  addVary(reply)
+  const coding = negotiate(request.headers['accept-encoding'])
+  if (coding === 'identity') {
+    done(null, payload)
+    return
+  }
+  const zip =
+    coding === 'br'
+      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+      : createGzip({ level: 6 })
+  reply.header('content-encoding', coding)
+  reply.removeHeader('content-length')
+  // a source that fails (an answer broken off mid-way) fails the compressed stream, and so the answer
+  if (isStream(payload)) pipeline(payload, zip, () => {})
+  else zip.end(payload)
+  done(null, zip)
+}
+
 export const compression = fp(
   async function compressionPlugin(app: FastifyInstance) {
-    // @fastify/compress tests every answer against the globals Response and ReadableStream, which Node
-    // loads (undici, the web streams) on first use: 40 ms of the event loop on this machine, on the first
-    // request a gateway answered. Loaded here, at boot, instead.
-    void [globalThis.Response, globalThis.ReadableStream]
-    await app.register(compress, {
-      global: true,
-      globalDecompression: false,
-      encodings: ['br', 'gzip'],
-      threshold: COMPRESS_THRESHOLD,
-      syncThreshold: 0,
-      customTypes: JSON_TYPES,
-      brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-      zlibOptions: { level: 6 },
-    })
+    app.addHook('onSend', compressJson)
   },
   { name: 'anvil-compression' },
 )

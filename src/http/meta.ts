@@ -63,7 +63,8 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     },
   })
 
-  // compressed once and cached (src/http/openapi/serve.ts), so the response compressor leaves it alone
+  // compressed once and cached (src/http/openapi/serve.ts): the response compressor leaves an answer that
+  // already has a Content-Encoding alone
   const openapiDocument = cachedDocument(() =>
     buildOpenApi(options.routes, {
       title: 'Anvil API',
@@ -72,7 +73,7 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
       examples,
     }),
   )
-  app.get('/v1/openapi.json', { config: { security: 'none' }, compress: false }, openapiDocument)
+  app.get('/v1/openapi.json', { config: { security: 'none' } }, openapiDocument)
 
   // the reference page is public; its renderer is loaded on the first request (src/http/docs-renderer.ts)
   await app.register(async function publicDocs(scope) {

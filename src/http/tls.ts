@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { generate } from 'selfsigned'
 import { writeAtomic } from '../lib/atomic-file.ts'
 
 export interface TlsMaterial {
@@ -38,6 +37,9 @@ export async function loadTls(
     return { cert, key, selfSigned: true, fingerprint: new X509Certificate(cert).fingerprint256 }
   const notAfter = new Date()
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + 2)
+  // loaded only here, on a first start: selfsigned brings an X.509 and ASN.1 toolkit (~700 KB of source,
+  // several MiB of memory) that a gateway with its certificate never needs again
+  const { generate } = await import('selfsigned')
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',

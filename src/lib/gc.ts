@@ -22,6 +22,14 @@ export function collector(): Gc {
   return gc
 }
 
+// Booting allocates a lot that does not live on (modules compiled, schemas built, a certificate read or
+// made), and V8 leaves the young generation at the size it grew to: 20-27 MiB of a gateway's resident
+// memory at rest, where bare Fastify keeps 1 MiB. One memory-reducing collection once boot is done gives it
+// back; a process calls it before it serves anything, when a pause of a few tens of ms holds nobody up.
+export function collectAfterBoot(): void {
+  collector()({ type: 'major', flavor: 'last-resort' })
+}
+
 // Large bodies and the event loop's heap. TLS hands a body over in 16 KiB records, each a Buffer of its own,
 // and large answers come back from the threads as Buffers too: external memory, freed only when a
 // collection finds the Buffer dead. Moving bytes allocates almost no JavaScript objects, so the young

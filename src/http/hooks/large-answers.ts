@@ -22,8 +22,8 @@ async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 async function largeAnswersPlugin(app: FastifyInstance): Promise<void> {
-  // Registered after every other onSend hook of the app (idempotency keeps the bytes it replays first);
-  // compression, a route-level hook, runs after it and compresses the pieces as a stream.
+  // Registered after every other onSend hook of the app: idempotency keeps the bytes it replays first,
+  // and compression turns an answer it compresses into a stream of zlib's pieces, which passes here as is.
   app.addHook('onSend', function sliceLargeAnswer(_request, reply, payload, done) {
     if (!(payload instanceof Uint8Array) || payload.byteLength <= SLICE_ABOVE) return done(null, payload)
     reply.header('content-length', payload.byteLength)
