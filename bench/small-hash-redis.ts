@@ -81,8 +81,9 @@ export async function alternate(targets: Target[], body: string): Promise<void> 
 }
 
 // small-hash again, but the gateway keeps its keys, caps and quotas in Redis (one EVALSHA per
-// request, auto-pipelined), against bare Fastify with the same handler and TLS setup; the embedded
-// gateway runs in the same rounds for reference.
+// request, auto-pipelined), against bare Fastify with the same handler and TLS setup, and against the floor
+// on Redis (bench/baselines/floor-redis.ts: bare Fastify plus the key check, the same consume.lua call and
+// the three headers); the embedded gateway runs in the same rounds for reference.
 export const smallHashRedis: Scenario = {
   name: 'small-hash-redis',
   title: 'Small sha256 through the gateway on Redis vs bare Fastify TLS (Node CPU per request)',
@@ -97,14 +98,28 @@ export const smallHashRedis: Scenario = {
     const onRedis = await startGateway({ LOG_LEVEL: level, REDIS_URL: redis.url })
     const embedded = await startGateway({ LOG_LEVEL: level })
     const dataDir = /data dir:\s+(\S+)/.exec(onRedis.output())![1]!
-    const bare = await startNode(
-      'bench/baselines/bare-fastify.ts',
-      { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
+    const tls = {
+      TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'),
+      TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
+    }
+    const bare = await startNode('bench/baselines/bare-fastify.ts', tls, /READY (https:\/\/\S+)/)
+    const floor = await startNode(
+      'bench/baselines/floor-redis.ts',
+      { ...tls, API_KEY: onRedis.key, REDIS_URL: redis.url },
       /READY (https:\/\/\S+)/,
     )
     const json = { 'content-type': 'application/json' }
     const targets = [
       new Target('bare Fastify TLS', bare.url, json, [bare.child.pid]),
+      new Target(
+        'floor on Redis: bare + key lookup + consume.lua + headers',
+        floor.url,
+        {
+          ...json,
+          authorization: `Bearer ${onRedis.key}`,
+        },
+        [floor.child.pid, redis.child.pid],
+      ),
       new Target('Anvil gateway (Redis)', onRedis.url, { ...json, authorization: `Bearer ${onRedis.key}` }, [
         onRedis.child.pid,
         redis.child.pid,
@@ -119,16 +134,19 @@ export const smallHashRedis: Scenario = {
     try {
       await alternate(targets, JSON.stringify({ input: 'hello world' }))
     } finally {
-      await Promise.all([onRedis.stop(), embedded.stop(), bare.stop()])
+      await Promise.all([onRedis.stop(), embedded.stop(), bare.stop(), floor.stop()])
       await redis.stop()
     }
-    const [b, r, e] = targets as [Target, Target, Target]
+    const [b, f, r, e] = targets as [Target, Target, Target, Target]
     return {
       rows: [
         ...b.rows(['server']),
+        ...f.rows(['server', 'redis-server']),
         ...r.rows(['gateway', 'redis-server']),
         ...e.rows(['gateway']),
         { label: 'gateway (Redis) ÷ bare, Node CPU', value: r.cpu() / b.cpu(), unit: '× (target ≤ 1.25)' },
+        { label: 'floor (Redis) ÷ bare, Node CPU', value: f.cpu() / b.cpu(), unit: '×' },
+        { label: 'gateway (Redis) ÷ floor (Redis), Node CPU', value: r.cpu() / f.cpu(), unit: '×' },
         { label: 'gateway (embedded) ÷ bare, Node CPU', value: e.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
         { label: 'embedded ÷ Redis, Node CPU', value: e.cpu() / r.cpu(), unit: '× (target ≤ 1)' },
         { label: 'gateway (Redis) ÷ bare, req/s', value: median(r.rps) / median(b.rps), unit: '×' },
