@@ -1,13 +1,8 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtemp, rm, symlink } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { prepareBaseTree } from './lib/base-tree.ts'
 import { type Gateway, startGateway } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { alternate, Target } from './small-hash-redis.ts'
-
-const ROOT = new URL('../', import.meta.url).pathname
 
 // An OTLP/HTTP endpoint that takes every export and keeps nothing (the collector's cost is not ours).
 async function otlpSink(): Promise<{ endpoint: string; server: Server }> {
@@ -19,41 +14,35 @@ async function otlpSink(): Promise<{ endpoint: string; server: Server }> {
   return { endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server }
 }
 
-// Another commit's tree (BENCH_BASE_COMMIT), extracted beside this one and sharing its node_modules.
-async function checkout(commit: string): Promise<{ script: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'anvil-bench-base-'))
-  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C ${dir}`], { cwd: ROOT })
-  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
-  return { script: join(dir, 'src/main/gateway.ts'), remove: () => rm(dir, { recursive: true, force: true }) }
-}
-
 // What observability costs per request, as CPU time of the gateway process (small sha256, embedded store,
 // same rounds, alternating): tracing off against a reference, tracing on (every request sampled, and 1%),
 // and the access line (LOG_LEVEL=info writes it, warn drops it). The reference is the gateway of
-// BENCH_BASE_COMMIT (the commit before tracing, say) when given, else a second tracing-off gateway of this
-// tree, which measures the noise itself.
+// BENCH_BASE_REF (a commit, tag or branch: the commit before tracing, say; BENCH_BASE_COMMIT is the older
+// name), extracted from git into a scratch directory for the run (bench/lib/base-tree.ts) and removed
+// after; without one, a second tracing-off gateway of this tree, which measures only the noise.
 export const tracingCost: Scenario = {
   name: 'tracing-cost',
   title: 'Tracing and access-line cost: gateway CPU per small sha256 request',
   target: { ratio: 0.95, text: 'tracing off ≥ 0.95× the reference (CPU per request, within noise)' },
   async run() {
-    const baseCommit = process.env.BENCH_BASE_COMMIT
-    const base = baseCommit ? await checkout(baseCommit) : undefined
-    const sink = await otlpSink()
-    const otel = {
-      OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
-      // a queue deep enough for the load (the default 2048 spans would drop most of them)
-      OTEL_BSP_MAX_QUEUE_SIZE: '65536',
-      OTEL_BSP_SCHEDULE_DELAY: '1000',
-    }
+    const baseRef = process.env.BENCH_BASE_REF || process.env.BENCH_BASE_COMMIT
+    const base = baseRef ? await prepareBaseTree(baseRef) : undefined
+    let sink: { endpoint: string; server: Server } | undefined
     const gateways: Gateway[] = []
-    const start = async (env: Record<string, string>, script?: string) => {
-      const g = await startGateway(env, script)
-      gateways.push(g)
-      return g
-    }
     try {
-      const reference = await start({ LOG_LEVEL: 'info' }, base?.script)
+      sink = await otlpSink()
+      const otel = {
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
+        // a queue deep enough for the load (the default 2048 spans would drop most of them)
+        OTEL_BSP_MAX_QUEUE_SIZE: '65536',
+        OTEL_BSP_SCHEDULE_DELAY: '1000',
+      }
+      const start = async (env: Record<string, string>, tree?: { gateway: string; dir: string }) => {
+        const g = await startGateway(env, tree)
+        gateways.push(g)
+        return g
+      }
+      const reference = await start({ LOG_LEVEL: 'info' }, base)
       const off = await start({ LOG_LEVEL: 'info' })
       const quiet = await start({ LOG_LEVEL: 'warn' })
       const on = await start({ LOG_LEVEL: 'info', ...otel })
@@ -67,7 +56,12 @@ export const tracingCost: Scenario = {
       const target = (label: string, g: Gateway) =>
         new Target(label, g.url, { ...json, authorization: `Bearer ${g.key}` }, [g.child.pid])
       const targets = [
-        target(baseCommit ? `reference: ${baseCommit.slice(0, 7)}` : 'reference: tracing off', reference),
+        target(
+          base
+            ? `reference: ${base.commit.slice(0, 7)}${base.commit.startsWith(baseRef!) ? '' : ` (${baseRef})`}`
+            : 'reference: this tree, off',
+          reference,
+        ),
         target('tracing off', off),
         target('tracing off, no access line', quiet),
         target('tracing on, all sampled', on),
@@ -87,7 +81,8 @@ export const tracingCost: Scenario = {
       }
     } finally {
       await Promise.all(gateways.map((g) => g.stop()))
-      sink.server.close()
+      sink?.server.close()
+      // the base tree goes with the run, whatever happened
       await base?.remove()
     }
   },

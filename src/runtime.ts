@@ -42,8 +42,9 @@ export interface Runtime {
   // "last used" times the gateway records into it
   accounts: AccountStore
   keyActivity: KeyActivity
-  // OpenTelemetry tracing, when an OTLP endpoint is configured (the store, dispatcher and jobs above are
-  // then its traced decorators; src/http/hooks/trace.ts opens a span per request)
+  // OpenTelemetry tracing, when an OTLP endpoint is configured (the store, dispatcher, stream runner and
+  // jobs above are then its traced decorators; src/http/hooks/trace.ts opens a span per request, and the
+  // access plugin wraps its rules in an authentication span)
   tracing: Tracing | undefined
   clock: () => number
   // /readyz: the store and the account store answer, and the pools' boot threads are warm
@@ -90,7 +91,10 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry)
   const untracedDispatcher = createDispatcher(pools, poolMetrics)
   const dispatcher = tracing ? tracing.traceDispatcher(untracedDispatcher) : untracedDispatcher
-  const streams = createStreamRunner(pools, poolMetrics, { admissionWaitMs: config.pools.admissionWaitMs })
+  const untracedStreams = createStreamRunner(pools, poolMetrics, {
+    admissionWaitMs: config.pools.admissionWaitMs,
+  })
+  const streams = tracing ? tracing.traceStreams(untracedStreams) : untracedStreams
   const jobsLog = pino({ level: config.logLevel, base: { component: 'jobs' } }, logSink.stream)
   const untracedJobs = await openJobs(config, {
     pools,

@@ -13,14 +13,16 @@ export interface Running {
   stop(): Promise<void>
 }
 
-// Starts a Node script and waits until its output matches `ready` (whose first group is the URL).
+// Starts a Node script and waits until its output matches `ready` (whose first group is the URL). It runs
+// in this tree unless `cwd` says otherwise (another commit's tree: bench/lib/base-tree.ts).
 export async function startNode(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
+  cwd = ROOT,
 ): Promise<Running> {
   const child = spawn(process.execPath, [script], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -63,16 +65,17 @@ export interface Gateway extends Running {
   adminToken: string
 }
 
-// The real gateway (`npm start`'s entry, or `script`: another commit's) on a scratch DATA_DIR, its first
-// workspace's limits raised so the benchmark measures the gateway's work, not its refusals.
+// The real gateway (`npm start`'s entry, or `base`: another commit's tree, run from its directory) on a
+// scratch DATA_DIR, its first workspace's limits raised so the benchmark measures the gateway's work, not
+// its refusals.
 export async function startGateway(
   env: Record<string, string> = {},
-  script = 'src/main/gateway.ts',
+  base?: { gateway: string; dir: string },
 ): Promise<Gateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'))
   const adminToken = 'bench-admin-token-0123456789'
   const running = await startNode(
-    script,
+    base?.gateway ?? 'src/main/gateway.ts',
     {
       DATA_DIR: dataDir,
       PORT: '0',
@@ -84,6 +87,7 @@ export async function startGateway(
     },
     // the whole banner (one write): the URL, then its lines up to the blank line that ends it
     /listening on (https:\/\/127\.0\.0\.1:\d+)[\s\S]*metrics\/admin: .*\n(?:.+\n)*\n/,
+    base?.dir,
   )
   const out = running.output()
   // stdout is a pipe, so the first key is in DATA_DIR/first-start.txt, never in the output (docs/security.md)

@@ -80,7 +80,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
   await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
   // before any route: every route must declare its access rule, enforced after routing by one hook
-  await app.register(accessControl)
+  await app.register(accessControl, runtime.tracing ? { tracing: runtime.tracing } : {})
   await app.register(auth, {
     store: runtime.store,
     verifier: runtime.verifier,

@@ -84,6 +84,79 @@ describe('the tracing SDK seam (src/observability/tracing/sdk.ts)', () => {
     })
   })
 
+  it('an access rule runs in an authenticate span: decided at once or by a store call (its child)', async () => {
+    const tracing = startTracing(config(), { serviceName: 'sdk-auth', serviceVersion: '0' }, silent)
+    const store = tracing.traceStore(fakeStore, 'redis')
+    type Req = { workspace?: string; allowed?: boolean }
+    const outcome = (r: Req) => ({
+      workspaceId: r.workspace,
+      limits:
+        r.allowed === undefined ? undefined : { allowed: r.allowed, reason: r.allowed ? undefined : 'rate' },
+    })
+    const refusal = (statusCode: number, code: string) => Object.assign(new Error(code), { statusCode, code })
+    const check = tracing.traceAccess(
+      'apiKey',
+      (r: Req, how: 'now' | 'store' | 'refuse' | 'down') => {
+        if (how === 'now') {
+          // a cached key, limits decided in memory: no promise, no store span
+          r.workspace = 'ws_1'
+          r.allowed = true
+          return undefined
+        }
+        if (how === 'refuse') throw refusal(401, 'ERR_INVALID_API_KEY')
+        if (how === 'down') return Promise.reject(refusal(503, 'ERR_UNAVAILABLE'))
+        return store.consume({} as never).then((decision) => {
+          r.workspace = 'ws_1'
+          r.allowed = (decision as { allowed: boolean }).allowed
+        })
+      },
+      outcome,
+    )
+    const servers: Record<string, string> = {}
+    for (const how of ['now', 'store', 'refuse', 'down'] as const) {
+      const trace = tracing.startRequest(request({ requestId: how }))
+      trace.enter()
+      const r: Req = {}
+      try {
+        const pending = check(r, how)
+        // a rule that decided at once still answers synchronously
+        expect(pending === undefined).toBe(how === 'now')
+        await pending
+      } catch {}
+      servers[how] = /^00-[0-9a-f]{32}-([0-9a-f]{16})-01$/.exec(trace.traceresponse)![1]!
+      trace.end(200, undefined)
+    }
+    // no active request: the rule runs, no span
+    expect(check({}, 'now')).toBeUndefined()
+    await tracing.shutdown()
+    const spans = receiver.spans.filter((s) => s.service === 'sdk-auth')
+    const auth = (how: string) => {
+      const found = spans.filter((s) => s.name === 'authenticate' && s.parentSpanId === servers[how])
+      expect(found).toHaveLength(1)
+      return found[0]!
+    }
+    expect(spans.filter((s) => s.name === 'authenticate')).toHaveLength(4)
+    expect(auth('now').attributes).toMatchObject({
+      'anvil.access': 'apiKey',
+      'anvil.workspace': 'ws_1',
+      'anvil.limits.allowed': true,
+    })
+    const viaStore = auth('store')
+    expect(viaStore.attributes).toMatchObject({
+      'anvil.limits.allowed': false,
+      'anvil.limits.reason': 'rate',
+    })
+    const consume = spans.find((s) => s.name === 'store consume')!
+    expect(consume.parentSpanId).toBe(viaStore.spanId)
+    expect(consume.startMs).toBeGreaterThanOrEqual(viaStore.startMs)
+    expect(consume.endMs).toBeLessThanOrEqual(viaStore.endMs)
+    // a refusal is the client's: its code, not an error status; the store unavailable is an error
+    expect(auth('refuse').attributes['anvil.error.code']).toBe('ERR_INVALID_API_KEY')
+    expect(auth('refuse').status).not.toBe(2)
+    expect(auth('down').status).toBe(2)
+    expect(auth('down').attributes['error.type']).toBe('ERR_UNAVAILABLE')
+  })
+
   it('an unsampled request (always_off) still answers a valid traceresponse, exports nothing', async () => {
     const tracing = startTracing(
       config({ sampler: 'always_off' }),

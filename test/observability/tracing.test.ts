@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,12 +96,20 @@ describeRedis('tracing: one trace from the caller through the gateway, the pool 
       'network.protocol.version': '2.0',
       'anvil.workspace': workspaceId,
     })
-    // authentication and limits: the store calls on Redis, children of the request
-    const lookup = one(trace, 'store lookupKey', server)
-    const consume = one(trace, 'store consume', server)
+    // authentication and limits: one span for the access rule, the store calls on Redis its children
+    const authenticate = one(trace, 'authenticate', server)
+    expect(authenticate.attributes).toMatchObject({
+      'anvil.access': 'apiKey',
+      'anvil.workspace': workspaceId,
+      'anvil.limits.allowed': true,
+    })
+    const lookup = one(trace, 'store lookupKey', authenticate)
+    const consume = one(trace, 'store consume', authenticate)
     for (const s of [lookup, consume]) {
       expect(s.kind).toBe(CLIENT)
       expect(s.attributes['db.system.name']).toBe('redis')
+      expect(s.startMs).toBeGreaterThanOrEqual(authenticate.startMs)
+      expect(s.endMs).toBeLessThanOrEqual(authenticate.endMs + 0.01)
     }
     expect(consume.attributes['anvil.limits.allowed']).toBe(true)
     // dispatch on the pool, after the body was read (the context survives the stream's events)
@@ -113,10 +122,134 @@ describeRedis('tracing: one trace from the caller through the gateway, the pool 
     expect(run.endMs).toBeLessThanOrEqual(dispatch.endMs + 0.01)
     expect(run.endMs - run.startMs).toBeGreaterThan(0)
     // every span of the request lies within it
-    for (const s of [lookup, consume, dispatch]) {
+    for (const s of [authenticate, dispatch]) {
       expect(s.startMs).toBeGreaterThanOrEqual(server.startMs)
       expect(s.endMs).toBeLessThanOrEqual(server.endMs + 0.01)
     }
+  })
+
+  // one request's spans, once its server span (the last to end) has arrived
+  const spansOf = async (traceId: string, serverName: string) => {
+    const spans = await receiver.waitFor((all) =>
+      all.some((s) => s.traceId === traceId && s.name === serverName),
+    )
+    return spans.filter((s) => s.traceId === traceId)
+  }
+  // a dispatch span on a pool: its wait for a thread, then its run there, both inside it
+  const onPool = (trace: ReceivedSpan[], dispatch: ReceivedSpan, pool: string) => {
+    const wait = one(trace, 'pool wait', dispatch)
+    const run = one(trace, 'pool run', dispatch)
+    for (const s of [wait, run]) expect(s.attributes['anvil.pool']).toBe(pool)
+    expect(wait.endMs).toBeCloseTo(run.startMs, 3)
+    expect(wait.startMs).toBeGreaterThanOrEqual(dispatch.startMs)
+    expect(run.endMs).toBeLessThanOrEqual(dispatch.endMs + 0.01)
+    expect(run.endMs).toBeGreaterThanOrEqual(run.startMs)
+    return run
+  }
+  // the key in the verifier's cache: the next request asks the store nothing about it
+  const warmKey = async () => {
+    const r = await h1Request(gateway.url, {
+      method: 'POST',
+      path: '/v1/hash/sha256',
+      headers: auth(),
+      body: JSON.stringify({ input: 'warm' }),
+      ca: gateway.ca,
+    })
+    expect(r.status).toBe(200)
+  }
+
+  it('an op-only route on the pool (its envelope made on the thread), with a cached key', async () => {
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4701'
+    await warmKey()
+    // more UUIDs than the inline bound (50): the request goes to the paid pool by its input
+    const r = await h2Request(gateway.url, {
+      method: 'POST',
+      path: '/v1/id/uuid',
+      headers: { ...auth(), traceparent: `00-${traceId}-${CALLER_SPAN}-01` },
+      body: JSON.stringify({ count: 100 }),
+      ca: gateway.ca,
+    })
+    expect(r.status, r.body.toString()).toBe(200)
+    expect(r.json<{ data: { uuids: string[] } }>().data.uuids).toHaveLength(100)
+    expect(r.headers['server-timing']).toMatch(/dispatch;desc="paid"/)
+    const trace = await spansOf(traceId, 'POST /v1/id/uuid')
+    const server = one(trace, 'POST /v1/id/uuid')
+    // a cached key makes no lookupKey call, yet the request still has its authentication span
+    const authenticate = one(trace, 'authenticate', server)
+    expect(authenticate.attributes).toMatchObject({
+      'anvil.access': 'apiKey',
+      'anvil.workspace': workspaceId,
+    })
+    expect(byName(trace, 'store lookupKey')).toEqual([])
+    one(trace, 'store consume', authenticate)
+    const dispatch = one(trace, 'dispatch id.uuid', server)
+    expect(dispatch.attributes).toMatchObject({ 'anvil.op': 'id.uuid', 'anvil.pool': 'paid' })
+    onPool(trace, dispatch, 'paid')
+    expect(authenticate.endMs).toBeLessThanOrEqual(dispatch.startMs + 0.01)
+  })
+
+  it('an inline request: authenticate and a dispatch span, no pool spans', async () => {
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4702'
+    const r = await h1Request(gateway.url, {
+      method: 'POST',
+      path: '/v1/url/parse',
+      headers: { ...auth(), traceparent: `00-${traceId}-${CALLER_SPAN}-01` },
+      body: JSON.stringify({ url: 'https://example.com/a?b=c' }),
+      ca: gateway.ca,
+    })
+    expect(r.status, r.body.toString()).toBe(200)
+    expect(r.headers['server-timing']).toBeUndefined()
+    const trace = await spansOf(traceId, 'POST /v1/url/parse')
+    const server = one(trace, 'POST /v1/url/parse')
+    one(trace, 'authenticate', server)
+    const dispatch = one(trace, 'dispatch url.parse', server)
+    expect(dispatch.attributes).toMatchObject({
+      'anvil.op': 'url.parse',
+      'anvil.pool': 'inline',
+      'anvil.workspace': workspaceId,
+    })
+    expect(byName(trace, 'pool wait')).toEqual([])
+    expect(byName(trace, 'pool run')).toEqual([])
+    expect(dispatch.startMs).toBeGreaterThanOrEqual(server.startMs)
+    expect(dispatch.endMs).toBeLessThanOrEqual(server.endMs + 0.01)
+  })
+
+  it('a raw body streamed to a pool thread: dispatch → pool wait and run', async () => {
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4703'
+    const body = Buffer.alloc(300 * 1024, 'streamed body ')
+    const r = await h1Request(gateway.url, {
+      method: 'POST',
+      path: '/v1/hash/sha256',
+      headers: {
+        authorization: `Bearer ${gateway.firstKey}`,
+        'content-type': 'application/octet-stream',
+        traceparent: `00-${traceId}-${CALLER_SPAN}-01`,
+      },
+      body,
+      ca: gateway.ca,
+    })
+    expect(r.status, r.body.toString()).toBe(200)
+    expect(r.json<{ data: { digest: string } }>().data.digest).toBe(
+      createHash('sha256').update(body).digest('hex'),
+    )
+    const trace = await spansOf(traceId, 'POST /v1/hash/:algorithm')
+    const server = one(trace, 'POST /v1/hash/:algorithm')
+    one(trace, 'authenticate', server)
+    const dispatch = one(trace, 'dispatch hash', server)
+    expect(dispatch.attributes).toMatchObject({
+      'anvil.op': 'hash',
+      'anvil.pool': 'paid',
+      'anvil.streamed': true,
+      'anvil.bytes': body.length,
+      'anvil.workspace': workspaceId,
+    })
+    expect(dispatch.status).not.toBe(2)
+    const run = onPool(trace, dispatch, 'paid')
+    // the thread's CPU time on the body, what the plan's budget counts (the kernel's thread CPU clock may
+    // tick coarser than this small body takes, so it can read 0)
+    expect(run.attributes['anvil.busy_ms']).toBeTypeOf('number')
+    expect(run.attributes['anvil.busy_ms']).toBeGreaterThanOrEqual(0)
+    expect(dispatch.endMs).toBeLessThanOrEqual(server.endMs + 0.01)
   })
 
   it('a job: server span → enqueue (gateway) → wait in BullMQ and run (worker), one trace', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
+import type { AccessOutcome, Tracing } from '../../observability/tracing/types.ts'
 
 // The access rules a route can declare. apiKey: an API key allowed the route's family; sessionCookie:
 // a signed-in console session (and its CSRF token on writes); admin: Bearer ADMIN_TOKEN; none: anyone.
@@ -47,6 +48,23 @@ export function declareScopeSecurity(scope: FastifyInstance, security: Security)
   ;(scope as unknown as Record<symbol, Security>)[kScopeSecurity] = security
 }
 
+export interface AccessOptions {
+  // when tracing is on: every rule's check runs inside the request's authentication span (off, the rules
+  // are used as provided, with nothing around them)
+  tracing?: Tracing
+}
+
+// what the rule decided, for the span: the workspace and the limits decision of an accepted API key (set
+// by the apiKey rule, even when the limits refused the request)
+function accessOutcome(request: FastifyRequest): AccessOutcome {
+  const auth = request.auth
+  const decision = auth?.decision
+  return {
+    workspaceId: auth?.workspace.id,
+    limits: decision ? { allowed: decision.allowed, reason: decision.reason ?? undefined } : undefined,
+  }
+}
+
 function refuseUndeclared(): AppError {
   return new AppError('ERR_UNAUTHORIZED', 'This route declares no access rule.')
 }
@@ -55,13 +73,17 @@ function refuseUndeclared(): AppError {
 // that does not fails to register, so the server does not boot), and ONE onRequest hook, after routing,
 // enforces the declared rule. Nothing is decided from the raw URL, so no spelling of a path (percent
 // escapes, case, slashes) can reach a route without passing its rule. Register before any route.
-async function accessPlugin(app: FastifyInstance): Promise<void> {
+async function accessPlugin(app: FastifyInstance, options: AccessOptions): Promise<void> {
+  const { tracing } = options
   const rules = new Map<Security, AccessRule>()
   const routes: DeclaredRoute[] = []
   app.decorate('access', {
     provide(security, rule) {
       if (rules.has(security)) throw new Error(`access rule ${security} is provided twice`)
-      rules.set(security, rule)
+      rules.set(
+        security,
+        tracing ? { ...rule, check: tracing.traceAccess(security, rule.check, accessOutcome) } : rule,
+      )
     },
     routes,
   } satisfies AccessControl)

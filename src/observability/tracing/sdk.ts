@@ -45,10 +45,21 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions'
 import type { Dispatched, Dispatcher } from '../../exec/dispatch.ts'
+import type { StreamHandle, StreamRunner } from '../../exec/stream-run.ts'
+import type { StreamResult } from '../../exec/stream-types.ts'
 import type { JobService } from '../../jobs/service.ts'
 import type { Store } from '../../store/types.ts'
 import type { SamplerName, TracingConfig } from './settings.ts'
-import type { JobTraceInfo, RequestInfo, RequestTrace, TraceCarrier, Tracing, TracingLog } from './types.ts'
+import type {
+  AccessCheck,
+  AccessOutcome,
+  JobTraceInfo,
+  RequestInfo,
+  RequestTrace,
+  TraceCarrier,
+  Tracing,
+  TracingLog,
+} from './types.ts'
 
 // The OpenTelemetry side of tracing, loaded only when an OTLP endpoint is configured (open.ts). Nothing
 // here is registered globally (no global tracer provider, context manager or propagator, no
@@ -86,7 +97,9 @@ function sampler(name: SamplerName, ratio: number): Sampler {
   }
 }
 
-// epoch milliseconds with sub-millisecond precision (span times given explicitly)
+// epoch milliseconds with sub-millisecond precision. Every span's start and end are given explicitly from
+// this one clock: left to the SDK, a span's times are anchored to Date.now() (whole milliseconds), so a
+// child could appear to start before, or end after, its parent.
 function now(): number {
   return performance.timeOrigin + performance.now()
 }
@@ -111,12 +124,12 @@ function endWith<T>(span: Span, work: Promise<T>, onValue?: (value: T) => void):
   return work.then(
     (value) => {
       onValue?.(value)
-      span.end()
+      span.end(now())
       return value
     },
     (err: unknown) => {
       failSpan(span, err)
-      span.end()
+      span.end(now())
       throw err
     },
   )
@@ -206,7 +219,7 @@ export function startTracing(
     if (info.userAgent !== undefined) attributes[ATTR_USER_AGENT_ORIGINAL] = info.userAgent
     const span = tracer.startSpan(
       info.route === undefined ? info.method : `${info.method} ${info.route}`,
-      { kind: SpanKind.SERVER, attributes },
+      { kind: SpanKind.SERVER, startTime: now(), attributes },
       parent,
     )
     const ctx = trace.setSpan(parent, span)
@@ -238,7 +251,7 @@ export function startTracing(
           if (failure?.error instanceof Error) span.recordException(failure.error)
           span.setStatus({ code: SpanStatusCode.ERROR, message: failure?.code ?? String(statusCode) })
         }
-        span.end()
+        span.end(now())
       },
     }
   }
@@ -287,8 +300,29 @@ export function startTracing(
     })
   }
 
-  // The dispatch span and, for pool work, its queue-wait and run children, built from the timings the
-  // dispatcher reports (the thread itself creates no span: a worker thread has no exporter).
+  // The queue wait and the run of pool work, children of its dispatch span, built from the timings the
+  // dispatcher or the stream runner reports (the thread itself creates no span: it has no exporter).
+  function poolSpans(
+    parent: Context,
+    dispatch: Span,
+    op: string,
+    pool: string,
+    times: { waitFrom: number; ranAt: number; endAt: number },
+    runAttributes?: Attributes,
+  ): void {
+    const inside = trace.setSpan(parent, dispatch)
+    const attributes = { 'anvil.pool': pool, 'anvil.op': op }
+    tracer.startSpan('pool wait', { startTime: times.waitFrom, attributes }, inside).end(times.ranAt)
+    tracer
+      .startSpan(
+        'pool run',
+        { startTime: times.ranAt, attributes: { ...attributes, ...runAttributes } },
+        inside,
+      )
+      .end(times.endAt)
+  }
+
+  // The dispatch span of the dispatcher's paths and, for pool work, its queue-wait and run children.
   function dispatchSpan<T>(
     op: string,
     workspaceId: string,
@@ -309,11 +343,14 @@ export function startTracing(
     return endWith(span, call(), (done) => {
       span.setAttribute('anvil.pool', done.where)
       if (done.where === 'inline') return
-      const inside = trace.setSpan(parent, span)
-      const attributes = { 'anvil.pool': done.where, 'anvil.op': op }
-      const ranAt = startedAt + done.waitMs
-      tracer.startSpan('pool wait', { startTime: startedAt, attributes }, inside).end(ranAt)
-      tracer.startSpan('pool run', { startTime: ranAt, attributes }, inside).end(ranAt + done.runMs)
+      // the thread's times, on its own clock, kept within the dispatch
+      const endAt = now()
+      const ranAt = Math.min(Math.max(startedAt + done.waitMs, startedAt), endAt)
+      poolSpans(parent, span, op, done.where, {
+        waitFrom: startedAt,
+        ranAt,
+        endAt: Math.min(ranAt + done.runMs, endAt),
+      })
     })
   }
 
@@ -322,11 +359,136 @@ export function startTracing(
       dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
         dispatcher.run(name, input, ctx),
       )
-    const runRaw: Dispatcher['runRaw'] = (name, bytes, ctx) =>
+    const runEnvelope: Dispatcher['runEnvelope'] = (name, input, ctx) =>
       dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
-        dispatcher.runRaw(name, bytes, ctx),
+        dispatcher.runEnvelope(name, input, ctx),
       )
-    return delegate(dispatcher, { run, runRaw })
+    const runRaw: Dispatcher['runRaw'] = (name, bytes, ctx, options) =>
+      dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
+        dispatcher.runRaw(name, bytes, ctx, options),
+      )
+    return delegate(dispatcher, { run, runEnvelope, runRaw })
+  }
+
+  // A streamed body's output, passed through; when it ends, so does the dispatch span, with its pool
+  // children. The wait runs from the dispatch's start (the admission wait, with the body unread, included)
+  // to the thread taking the task; the run from there to the task's end, in wall time: the thread holds
+  // the task while the body is in transit (`anvil.busy_ms`: its CPU time on the body, what the budget
+  // counts).
+  async function* tracedOutput(
+    handle: StreamHandle,
+    parent: Context,
+    span: Span,
+    op: string,
+    startedAt: number,
+    openedAt: number,
+  ): AsyncGenerator<Uint8Array, StreamResult> {
+    let settled = false
+    try {
+      const result = yield* handle.output
+      settled = true
+      const endAt = now()
+      const { where, waitMs, runMs } = handle.timing()
+      span.setAttribute('anvil.bytes', result.bytes)
+      const ranAt = Math.min(Math.max(openedAt + waitMs, startedAt), endAt)
+      poolSpans(parent, span, op, where, { waitFrom: startedAt, ranAt, endAt }, { 'anvil.busy_ms': runMs })
+      span.end(endAt)
+      return result
+    } catch (err) {
+      settled = true
+      failSpan(span, err)
+      span.end(now())
+      throw err
+    } finally {
+      // left before its end (the answer was broken off or its reader went away): the task is cancelled
+      if (!settled) {
+        span.setAttribute('anvil.cancelled', true)
+        span.end(now())
+      }
+    }
+  }
+
+  function traceStreams(streams: StreamRunner): StreamRunner {
+    const open: StreamRunner['open'] = (job, source, ctx) => {
+      const parent = recordingParent()
+      if (!parent) return streams.open(job, source, ctx)
+      const startedAt = now()
+      const span = tracer.startSpan(
+        `dispatch ${job.kind}`,
+        {
+          startTime: startedAt,
+          attributes: { 'anvil.op': job.kind, 'anvil.workspace': ctx.workspaceId, 'anvil.streamed': true },
+        },
+        parent,
+      )
+      return streams.open(job, source, ctx).then(
+        (handle) => {
+          span.setAttribute('anvil.pool', handle.timing().where)
+          const output = tracedOutput(handle, parent, span, job.kind, startedAt, now())
+          return { output, timing: handle.timing }
+        },
+        (err: unknown) => {
+          failSpan(span, err)
+          span.end(now())
+          throw err
+        },
+      )
+    }
+    return delegate(streams, { open })
+  }
+
+  // The access rule as one span: for an API key its verification (the cache, else `store lookupKey`), its
+  // scope and plan, and the limits charge (`store consume` on Redis; decided in memory on the embedded
+  // store, which makes no store span: the decision is on this span). A refusal is the client's (a 4xx):
+  // its code is recorded without an error status; a 5xx (the store unavailable) is an error.
+  function traceAccess<A extends unknown[]>(
+    rule: string,
+    check: AccessCheck<A>,
+    outcome: (...args: A) => AccessOutcome,
+  ): AccessCheck<A> {
+    return function tracedAccess(...args: A): undefined | Promise<void> {
+      const parent = recordingParent()
+      if (!parent) return check(...args)
+      const span = tracer.startSpan(
+        'authenticate',
+        { startTime: now(), attributes: { 'anvil.access': rule } },
+        parent,
+      )
+      const finish = (err?: unknown) => {
+        const { workspaceId, limits } = outcome(...args)
+        if (workspaceId !== undefined) span.setAttribute('anvil.workspace', workspaceId)
+        if (limits) {
+          span.setAttribute('anvil.limits.allowed', limits.allowed)
+          if (limits.reason !== undefined) span.setAttribute('anvil.limits.reason', limits.reason)
+        }
+        if (err !== undefined) {
+          const status = (err as { statusCode?: unknown } | null)?.statusCode
+          if (typeof status === 'number' && status < 500)
+            span.setAttribute('anvil.error.code', errorCode(err))
+          else failSpan(span, err)
+        }
+        span.end(now())
+      }
+      let pending: undefined | Promise<void>
+      try {
+        // the store calls the check makes, now or in its continuations, are this span's children
+        pending = active.run(trace.setSpan(parent, span), check, ...args)
+      } catch (err) {
+        finish(err)
+        throw err
+      }
+      if (pending === undefined) {
+        finish()
+        return undefined
+      }
+      return pending.then(
+        () => finish(),
+        (err: unknown) => {
+          finish(err)
+          throw err
+        },
+      )
+    }
   }
 
   function traceJobs(jobs: JobService): JobService {
@@ -337,6 +499,7 @@ export function startTracing(
         'job enqueue',
         {
           kind: SpanKind.PRODUCER,
+          startTime: now(),
           attributes: {
             [MESSAGING_SYSTEM]: jobs.kind === 'redis' ? 'bullmq' : 'anvil.embedded',
             [MESSAGING_OPERATION_TYPE]: 'send',
@@ -390,14 +553,14 @@ export function startTracing(
     )
     return active.run(trace.setSpan(parent, span), run).then(
       (value) => {
-        span.end()
+        span.end(now())
         return value
       },
       (err: unknown) => {
         // BullMQ's way of putting a job back (shutdown, a full pool): not a failure, it runs again
         if (REQUEUED.has((err as Error | null)?.name ?? '')) span.setAttribute('anvil.job.requeued', true)
         else failSpan(span, err)
-        span.end()
+        span.end(now())
         throw err
       },
     )
@@ -407,6 +570,8 @@ export function startTracing(
     startRequest,
     traceStore,
     traceDispatcher,
+    traceStreams,
+    traceAccess,
     traceJobs,
     carrier,
     runJob,

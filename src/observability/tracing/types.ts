@@ -1,4 +1,5 @@
 import type { Dispatcher } from '../../exec/dispatch.ts'
+import type { StreamRunner } from '../../exec/stream-run.ts'
 import type { JobService } from '../../jobs/service.ts'
 import type { Store } from '../../store/types.ts'
 
@@ -52,11 +53,32 @@ export interface JobTraceInfo {
   trace: TraceCarrier | undefined
 }
 
+// What a request's access rule decided, read once it has, for its authentication span.
+export interface AccessOutcome {
+  workspaceId: string | undefined
+  // the limits decision, when the rule charged the plan's limits (the apiKey rule)
+  limits: { allowed: boolean; reason: string | undefined } | undefined
+}
+
+// An access rule's check: returns undefined when it decided at once, a promise when a store is asked,
+// and throws (or rejects with) its refusal.
+export type AccessCheck<A extends unknown[]> = (...args: A) => undefined | Promise<void>
+
 export interface Tracing {
   startRequest(info: RequestInfo): RequestTrace
   // decorators installed by the composition root: each call becomes a child span of the active request
   traceStore(store: Store, system: 'redis' | 'embedded'): Store
+  // every path of the dispatcher (run, runEnvelope, runRaw) and the stream runner (raw bodies streamed to
+  // a pool thread) make the same spans: dispatch, and on a pool its wait for a thread and its run there
   traceDispatcher(dispatcher: Dispatcher): Dispatcher
+  traceStreams(streams: StreamRunner): StreamRunner
+  // an access rule's check inside the request's "authenticate" span (its store calls are its children);
+  // `outcome` reads what it decided, after it has (installed by the access plugin, only when tracing is on)
+  traceAccess<A extends unknown[]>(
+    rule: string,
+    check: AccessCheck<A>,
+    outcome: (...args: A) => AccessOutcome,
+  ): AccessCheck<A>
   traceJobs(jobs: JobService): JobService
   // the active span's context, for a job's queue entry (undefined when nothing is being traced)
   carrier(): TraceCarrier | undefined
