@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../helpers/harness.ts'
 import { h1Request, h2Request, type RawResponse } from '../helpers/tls-client.ts'
 
-// node:zlib as CommonJS sees it: the very object @fastify/compress requires, whose functions it reads
-// when it registers (the synchronous compressors) and on every answer (the stream constructors)
+// node:zlib as CommonJS sees it (ES module imports of it are kept in step by syncBuiltinESMExports, below):
+// the synchronous compressors and the stream constructors any compression code would call
 type Zlib = Record<string, unknown>
 const zlib = createRequire(import.meta.url)('node:zlib') as Zlib
 const brotliDecompressSync = zlib.brotliDecompressSync as (b: Buffer) => Buffer
@@ -55,11 +55,11 @@ function decoded(res: RawResponse): Buffer {
 }
 
 // Compression must never run on the event loop (src/http/compression.ts: zlib's stream API on libuv's
-// threadpool, syncThreshold 0). A real TLS gateway in this process, whose zlib is watched: JSON answers
+// threadpool). A real TLS gateway in this process, whose zlib is watched: JSON answers
 // from just above the compression threshold to megabytes are compressed (br and gzip) through streams
 // and decompress to the identity answer's bytes, and no synchronous zlib function is ever called; an
-// answer below the threshold is not compressed at all. Fails if syncThreshold is set (or left to
-// @fastify/compress's default) or the compression moves to zlib's synchronous calls.
+// answer below the threshold is not compressed at all. Fails if the compression moves to zlib's
+// synchronous calls (as @fastify/compress, used before, did for answers under its syncThreshold).
 describe('compression never runs on the event loop', () => {
   let t: TestApp
   let COMPRESS_THRESHOLD: number
