@@ -8,12 +8,15 @@ import type { CollectedRoute } from './openapi/collector.ts'
 import { API_DESCRIPTION } from './openapi/description.ts'
 import { buildOpenApi } from './openapi/document.ts'
 import { EXAMPLES_DIR, loadExamples } from './openapi/examples.ts'
+import type { ListenerHeaders } from './openapi/headers.ts'
 import { cachedDocument } from './openapi/serve.ts'
 
 export interface MetaOptions {
   routes: CollectedRoute[]
   version: string
   ready: () => Promise<boolean>
+  // what the listener adds to every answer, for the document
+  headers: ListenerHeaders
 }
 
 // The reference page of a self-hosted product: no button that sends the document to a hosted service
@@ -70,6 +73,7 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
       version: options.version,
       description: API_DESCRIPTION,
       examples,
+      listener: options.headers,
     }),
   )
   app.get('/v1/openapi.json', { config: { security: 'none' }, compress: false }, openapiDocument)

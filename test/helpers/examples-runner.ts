@@ -1,4 +1,5 @@
 import http from 'node:http'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { ERRORS } from '../../src/errors.ts'
 import { type DocExample, VOLATILE } from '../../src/http/openapi/examples.ts'
 import { createApiKey } from '../../src/keys/service.ts'
@@ -117,12 +118,19 @@ export interface ExampleAnswer {
   body: unknown
 }
 
-export async function runExample(world: ExampleWorld, example: DocExample): Promise<ExampleAnswer> {
+// Runs an example as written, with `extra` request headers the example does not set itself (a client's
+// Accept-Encoding, a browser's Origin); a compressed answer is decompressed before it is read.
+export async function runExample(
+  world: ExampleWorld,
+  example: DocExample,
+  extra: Record<string, string> = {},
+): Promise<ExampleAnswer> {
   const admin = example.path.startsWith('/admin/')
   const base = admin ? world.adminUrl : world.t.url
-  const headers = Object.fromEntries(
-    Object.entries(example.headers).map(([k, v]) => [k, fill(v, world, world.t.url)]),
-  )
+  const headers = {
+    ...extra,
+    ...Object.fromEntries(Object.entries(example.headers).map(([k, v]) => [k, fill(v, world, world.t.url)])),
+  }
   const path = fill(example.path, world, base)
   const body = example.body === undefined ? undefined : fill(example.body, world, base)
   const res = admin
@@ -134,7 +142,10 @@ export async function runExample(world: ExampleWorld, example: DocExample): Prom
         ...(body === undefined ? {} : { body }),
         ca: world.t.tls!.cert,
       })
-  const text = res.body.toString('utf8')
+  const coding = res.headers['content-encoding']
+  const bytes =
+    coding === 'br' ? brotliDecompressSync(res.body) : coding === 'gzip' ? gunzipSync(res.body) : res.body
+  const text = bytes.toString('utf8')
   let parsed: unknown = text
   try {
     parsed = JSON.parse(text)

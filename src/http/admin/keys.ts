@@ -41,7 +41,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     description:
       "A workspace holds at most its plan's max_keys live keys, max_projects projects and max_environments " +
       'environments; a create past one answers 409 ERR_CONFLICT with details {limit, max}.',
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ body }) => {
       const outcome = await createApiKey(store, body, plans)
       if (!outcome.ok) throw failure(outcome)
@@ -97,7 +97,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
     response: keyCreatedSchema.extend({ replaces: keySchema }),
     description: 'The replacement counts against max_keys (409 ERR_CONFLICT {limit, max} when full).',
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body }) => {
       const outcome = await rotateApiKey(store, params.id, body.grace_seconds, clock(), plans)
       if (!outcome.ok) throw failure(outcome)

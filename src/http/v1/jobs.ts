@@ -67,6 +67,11 @@ const jobSummary = jobResult.omit({ result: true })
 type Summary = z.input<typeof jobSummary>
 const summary = (meta: Parameters<typeof jobView>[0]) => jobView(meta) as Summary
 
+// the polling hint of an unfinished job (src/jobs/view.ts, pollAfterSeconds)
+const POLL_HINT =
+  'While the job has not finished: seconds to wait before polling it again, 1 while queued and 2 while ' +
+  'running. Absent once it is completed, failed or cancelled.'
+
 const notFound = (id: string) => new AppError('ERR_NOT_FOUND', 'No such job in this workspace.', { id })
 
 export async function jobsRoutes(app: FastifyInstance): Promise<void> {
@@ -147,6 +152,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Jobs'],
     params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
     response: typedJobView(jobResult),
+    headers: { 'Retry-After': POLL_HINT },
     errors: ['ERR_NOT_FOUND'],
     handler: async function getJob({ params, request, reply }) {
       const auth = request.auth
@@ -211,6 +217,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Jobs'],
     params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
     response: jobSummary,
+    headers: { 'Retry-After': POLL_HINT },
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async function cancelJob({ params, request, reply }) {
       const auth = request.auth

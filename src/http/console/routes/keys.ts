@@ -75,7 +75,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     params: workspaceParams,
     body: createKeyConsoleBody,
     response: keyCreatedSchema,
-    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       const { project, environment } = await ownedEnvironment(deps, workspace, body.environment_id)
@@ -114,7 +114,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     params: keyParams,
     body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
     response: keyCreatedSchema.extend({ replaces: keySchema }),
-    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       const key = await ownedKey(deps, workspace, params.key_id)
