@@ -13,7 +13,9 @@ type Infer<T> = T extends AnyZod ? z.output<T> : undefined
 export interface RouteDoc {
   operationId: string
   summary: string
-  description?: string
+  // what a client needs to know beyond the summary (limits, edge cases, what the answer means): the
+  // operation's description in the OpenAPI document, never the summary again
+  description: string
   tags: string[]
   response: AnyZod
   status?: 200 | 201 | 202

@@ -44,6 +44,9 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     url: '/healthz',
     operationId: 'healthz',
     summary: 'Liveness: the process is up',
+    description:
+      'Answers 200 as long as the process serves requests, whatever the state of the store and the pools ' +
+      '(that is /readyz): for a process supervisor or a liveness probe. Needs no key.',
     tags: ['Meta'],
     security: 'none',
     response: z.object({ status: z.literal('ok') }),
@@ -55,6 +58,9 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     url: '/readyz',
     operationId: 'readyz',
     summary: 'Readiness: the store and the worker pools can take traffic',
+    description:
+      'For a load balancer or a readiness probe: 200 when the store answers and the worker pools are up, ' +
+      'else 503 ERR_UNAVAILABLE with Retry-After, so traffic goes to another gateway meanwhile. Needs no key.',
     tags: ['Meta'],
     security: 'none',
     response: z.object({ status: z.literal('ready') }),

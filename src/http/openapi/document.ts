@@ -216,8 +216,7 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
     const op: Record<string, unknown> = {
       operationId: route.doc.operationId,
       summary: route.doc.summary,
-      // the route's own words, else the first example's
-      description: route.doc.description ?? (examples[0]?.example.summary || route.doc.summary),
+      description: route.doc.description,
       tags: route.doc.tags,
       parameters: [],
       responses,

@@ -60,6 +60,11 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     op: 'jwt.decode',
     operationId: 'decodeJwt',
     summary: 'Take a JWS compact token apart (never verifies)',
+    description:
+      'Splits header.payload.signature and decodes the header and payload (a payload that is not a JSON ' +
+      'object is returned as text or base64url, as `payload_format` says). Nothing is verified: use ' +
+      'POST /v1/jwt/verify before trusting a claim. A token that is not three base64url segments with a JSON ' +
+      'header is 400 ERR_INVALID_JWT, with details {part, reason}.',
     tags: ['JWT'],
     body: jwtDecodeBody,
     response: decodeResult,
@@ -74,6 +79,10 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     op: 'jwt.inspect',
     operationId: 'inspectJwt',
     summary: 'Decode a token and explain its times and risks (never verifies)',
+    description:
+      'Everything decode answers, plus the iat/nbf/exp claims as ISO 8601 and relative to `at` (default ' +
+      'now), whether the token is expired or not yet valid, and warnings with stable codes (alg none, ' +
+      'no exp, a lifetime over a year, a key in the header, ...). Nothing is verified.',
     tags: ['JWT'],
     body: jwtInspectBody,
     response: inspectResult,

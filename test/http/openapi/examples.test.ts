@@ -160,17 +160,24 @@ describe('docs/examples against a real gateway', () => {
     )
   }, 120_000)
 
-  it('every operation of both documents has a description and a request and a response example', () => {
+  it('every operation of both documents has a description of its own, a request example and a success example', () => {
     const missing: string[] = []
     for (const paths of [publicPaths, adminPaths]) {
       for (const [path, methods] of Object.entries(paths)) {
         for (const [method, op] of Object.entries(methods)) {
           const id = `${method.toUpperCase()} ${path} (${op.operationId})`
-          if (!op.description) missing.push(`${id}: description`)
-          const responded = Object.values(op.responses).some((r) =>
-            Object.values(r.content ?? {}).some((c) => c.examples !== undefined),
+          if (!op.description?.trim()) missing.push(`${id}: description`)
+          else if (op.description.trim() === op.summary?.trim())
+            missing.push(`${id}: description (only the summary again)`)
+          // an error example does not show what the operation answers
+          const succeeded = Object.entries(op.responses).some(
+            ([status, r]) =>
+              /^2\d\d$/.test(status) &&
+              Object.values(r.content ?? {}).some((c) =>
+                Object.values(c.examples ?? {}).some((e) => (e.value as { ok?: unknown })?.ok === true),
+              ),
           )
-          if (!responded) missing.push(`${id}: response example`)
+          if (!succeeded) missing.push(`${id}: success (2xx) response example`)
           const requested =
             Object.values(op.requestBody?.content ?? {}).some((c) => c.examples !== undefined) ||
             (op.parameters ?? []).some((p) => p.example !== undefined) ||
