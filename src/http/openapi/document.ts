@@ -4,6 +4,8 @@ import { type DocExample, routeOf } from './examples.ts'
 import { HEADERS, type ListenerHeaders, responseHeaders } from './headers.ts'
 import {
   ComponentSchemas,
+  errorCodeSchema,
+  errorTypeSchema,
   type JsonSchema,
   pascal,
   pruneComponents,
@@ -11,16 +13,9 @@ import {
   rewriteRefs,
 } from './schemas.ts'
 
+// The error envelope; its ErrorCode and ErrorType are the named zod schemas of ./schemas.ts, rendered with
+// the others.
 const ERROR_SCHEMAS: Record<string, JsonSchema> = {
-  ErrorCode: {
-    type: 'string',
-    enum: Object.keys(ERRORS),
-    description: 'Stable error codes (the table in docs/api.md); new codes may be added',
-  },
-  ErrorType: {
-    type: 'string',
-    enum: ['invalid_request', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'],
-  },
   Error: {
     type: 'object',
     description: 'The error envelope of every failed request',
@@ -245,6 +240,9 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
       route.querystring &&
       components.ref(route.querystring, 'input', `${pascal(route.doc.operationId)}Query`),
   }))
+  // the envelope's named parts, which ERROR_SCHEMAS refers to
+  components.ref(errorCodeSchema, 'output', 'ErrorCode')
+  components.ref(errorTypeSchema, 'output', 'ErrorType')
   const { schemas: rendered, inputRefs } = components.render()
   const all = { ...rendered, ...ERROR_SCHEMAS }
   parameterSchemas.forEach(({ op, route, values }, i) => {

@@ -8,6 +8,7 @@ import { readLimited } from '../body/consume-limited.ts'
 import { checkCharset, declaredTooLarge } from '../body/parsers.ts'
 import { isReadable } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+import { errorCodeSchema, errorTypeSchema } from '../openapi/schemas.ts'
 import { listSchema, pageOrRefuse, pageQueryFields } from '../pagination.ts'
 import { typedJobView } from './job-view.ts'
 
@@ -42,9 +43,9 @@ export const jobResult = z.object({
     .describe("When completed: the `data` the operation's synchronous endpoint answers with"),
   error: z
     .object({
-      type: z.string(),
+      type: errorTypeSchema,
       message: z.string(),
-      code: z.string(),
+      code: errorCodeSchema,
       details: z.record(z.string(), z.unknown()).optional(),
     })
     .optional()

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { jwtDecodeBody, jwtInspectBody, jwtSignBody, jwtVerifyBody } from '../../ops/jwt/schema.ts'
-import { VERIFY_REASON_CODES } from '../../ops/jwt/types.ts'
+import { INSPECT_WARNING_CODES, VERIFY_REASON_CODES } from '../../ops/jwt/types.ts'
 import { defineRoute } from '../define-route.ts'
 
 const decodeResult = z.object({
@@ -25,14 +25,25 @@ const claimTime = z
 
 const inspectResult = decodeResult.extend({
   at: z.string().describe('The reference time used, ISO 8601'),
-  algorithm: z.string(),
+  algorithm: z
+    .string()
+    .describe(
+      'The token\'s "alg" header as written, whatever it is (warnings say when Anvil cannot verify it)',
+    ),
   key_id: z.string().nullable(),
   type: z.string().nullable(),
   claims: z.object({ iat: claimTime, nbf: claimTime, exp: claimTime }),
   expired: z.boolean(),
   not_yet_valid: z.boolean(),
   expires_in_seconds: z.number().nullable().describe('exp minus the reference time; negative once expired'),
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  warnings: z.array(
+    z.object({
+      code: z
+        .enum(INSPECT_WARNING_CODES)
+        .describe('Stable; new codes may be added. The message is for humans and may change'),
+      message: z.string(),
+    }),
+  ),
 })
 
 const verifyResult = z.union([
