@@ -59,9 +59,9 @@ export const HEADERS = {
   },
   'Set-Cookie': {
     description:
-      'The console session, `anvil_session` (HttpOnly, Secure, SameSite=Strict): set by sign-up and sign-in, ' +
-      'renewed as a session is used (sliding expiry), cleared by sign-out and when a session is no longer ' +
-      'valid.',
+      'The console session cookie, `anvil_session` (Path=/console; HttpOnly; Secure; SameSite=Strict): set by ' +
+      'sign-up and sign-in, renewed (a new Max-Age, at most once a minute) as the session is used, cleared ' +
+      '(Max-Age=0) by sign-out and when the cookie sent no longer names a valid session.',
     schema: text,
   },
   Traceresponse: {
