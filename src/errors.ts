@@ -1,10 +1,12 @@
 // The one table of error codes. Every error response of every listener is built from a row here.
-export type ErrorType =
-  | 'invalid_request'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'rate_limit_error'
-  | 'api_error'
+export const ERROR_TYPES = [
+  'invalid_request',
+  'authentication_error',
+  'permission_error',
+  'rate_limit_error',
+  'api_error',
+] as const
+export type ErrorType = (typeof ERROR_TYPES)[number]
 
 interface ErrorRow {
   readonly status: number

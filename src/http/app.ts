@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime.ts'
 import { bodyParsers } from './body/parsers.ts'
 import { compression } from './compression.ts'
 import { connectionTimeouts } from './connection-timeouts.ts'
-import { consoleRoutes } from './console/plugin.ts'
+import { CONSOLE_RESPONSE_HEADERS, consoleRoutes } from './console/plugin.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-handler.ts'
 import { accessControl } from './hooks/access.ts'
 import { auth } from './hooks/authenticate.ts'
@@ -20,6 +20,7 @@ import { genReqId, requestContext } from './hooks/request-context.ts'
 import { traceRequests } from './hooks/trace.ts'
 import { metaRoutes } from './meta.ts'
 import { collectRoutes } from './openapi/collector.ts'
+import type { ListenerHeaders } from './openapi/headers.ts'
 import { v1Routes } from './v1/index.ts'
 import { zodCompiler } from './zod-compiler.ts'
 import './fastify-augment.ts'
@@ -34,6 +35,16 @@ const MiB = 1024 * 1024
 
 // the keyed API only: the console (a cookie session) and the docs page are never offered cross-origin
 const isApiPath = (path: string) => path.startsWith('/v1/')
+
+// What the plugins below add to answers, for the OpenAPI document: the CORS headers on the API paths,
+// Traceresponse (documented whether or not this gateway traces: the document is the product's), the
+// compression headers, and the console scope's own headers.
+const DOCUMENTED_HEADERS: ListenerHeaders = {
+  crossOrigin: isApiPath,
+  tracing: true,
+  compression: true,
+  pathHeaders: (path) => (path.startsWith('/console/') ? CONSOLE_RESPONSE_HEADERS : []),
+}
 
 // The public API: plugins first, then routes. Never listens; src/main/gateway.ts does.
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -95,7 +106,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(compression)
   await app.register(largeAnswers)
 
-  await app.register(metaRoutes, { routes, version: VERSION, ready: () => runtime.ready() })
+  await app.register(metaRoutes, {
+    routes,
+    version: VERSION,
+    ready: () => runtime.ready(),
+    headers: DOCUMENTED_HEADERS,
+  })
   await app.register(v1Routes)
   await app.register(consoleRoutes, {
     store: runtime.store,

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../errors.ts'
 import type { RawOptions } from '../exec/dispatch.ts'
 import { type OpInput, type OpName, type OpOutput, parsesOnWorker } from '../ops/registry.ts'
 import type { Security } from './hooks/access.ts'
+import type { HeaderName } from './openapi/headers.ts'
 import { RawJson, runOp, sendOp, sendRawOp } from './run-op.ts'
 
 type AnyZod = z.ZodType
@@ -12,12 +13,17 @@ type Infer<T> = T extends AnyZod ? z.output<T> : undefined
 export interface RouteDoc {
   operationId: string
   summary: string
-  description?: string
+  // what a client needs to know beyond the summary (limits, edge cases, what the answer means): the
+  // operation's description in the OpenAPI document, never the summary again
+  description: string
   tags: string[]
   response: AnyZod
   status?: 200 | 201 | 202
   errors?: ErrorCode[]
   binaryResponse?: boolean
+  // response headers only this route's success answer carries, each with when it is sent (the ones every
+  // answer of its kind carries are src/http/openapi/headers.ts's)
+  headers?: Partial<Record<HeaderName, string>>
   // honours an Idempotency-Key header (src/http/hooks/idempotency.ts): set on every POST that creates
   idempotent?: boolean
   // the route's one access rule, mandatory and enforced after routing (src/http/hooks/access.ts); apiKey

@@ -8,12 +8,15 @@ import type { CollectedRoute } from './openapi/collector.ts'
 import { API_DESCRIPTION } from './openapi/description.ts'
 import { buildOpenApi } from './openapi/document.ts'
 import { EXAMPLES_DIR, loadExamples } from './openapi/examples.ts'
+import type { ListenerHeaders } from './openapi/headers.ts'
 import { cachedDocument } from './openapi/serve.ts'
 
 export interface MetaOptions {
   routes: CollectedRoute[]
   version: string
   ready: () => Promise<boolean>
+  // what the listener adds to every answer, for the document
+  headers: ListenerHeaders
 }
 
 // The reference page of a self-hosted product: no button that sends the document to a hosted service
@@ -41,6 +44,9 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     url: '/healthz',
     operationId: 'healthz',
     summary: 'Liveness: the process is up',
+    description:
+      'Answers 200 as long as the process serves requests, whatever the state of the store and the pools ' +
+      '(that is /readyz): for a process supervisor or a liveness probe. Needs no key.',
     tags: ['Meta'],
     security: 'none',
     response: z.object({ status: z.literal('ok') }),
@@ -52,6 +58,9 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
     url: '/readyz',
     operationId: 'readyz',
     summary: 'Readiness: the store and the worker pools can take traffic',
+    description:
+      'For a load balancer or a readiness probe: 200 when the store answers and the worker pools are up, ' +
+      'else 503 ERR_UNAVAILABLE with Retry-After, so traffic goes to another gateway meanwhile. Needs no key.',
     tags: ['Meta'],
     security: 'none',
     response: z.object({ status: z.literal('ready') }),
@@ -71,6 +80,7 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
       version: options.version,
       description: API_DESCRIPTION,
       examples,
+      listener: options.headers,
     }),
   )
   app.get('/v1/openapi.json', { config: { security: 'none' } }, openapiDocument)

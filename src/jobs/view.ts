@@ -6,12 +6,16 @@ const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date
 // The public shape of a job (GET /v1/jobs/{id}) without its result; undefined fields drop out of JSON.
 export function jobView(meta: JobMeta) {
   const e = meta.error
+  // a code this gateway does not know (written by a newer worker) is shown as ERR_INTERNAL, as the
+  // dispatcher does: `code` is always one of the error table's (the document's ErrorCode enum)
+  const known =
+    e && (Object.hasOwn(ERRORS, e.code) ? e : { code: 'ERR_INTERNAL', message: ERRORS.ERR_INTERNAL.message })
   // the key order of the synchronous error body, too
-  const error = e && {
-    type: ERRORS[e.code as ErrorCode]?.type ?? 'api_error',
-    message: e.message,
-    code: e.code,
-    details: e.details,
+  const error = known && {
+    type: ERRORS[known.code as ErrorCode].type,
+    message: known.message,
+    code: known.code,
+    details: known.details,
   }
   return {
     id: meta.id,

@@ -1,5 +1,6 @@
 import { effectiveLimits, type PlanTable } from '../limits/plans.ts'
 import type { ApiKeyRecord, Store } from '../store/types.ts'
+import type { Family } from './families.ts'
 import { generateKey, hashKey, type KeyMode, keyPrefix } from './format.ts'
 
 export interface CreateKeyInput {
@@ -8,7 +9,7 @@ export interface CreateKeyInput {
   environment?: string
   mode?: KeyMode
   name?: string | null
-  families?: string[] | null
+  families?: Family[] | null
   expires_at?: string | null
   allowed_cidrs?: string[] | null
   monthly_quota?: number | null

@@ -132,7 +132,7 @@ export class KeyVerifier {
   // Scope: the key's endpoint families and source-address allowlist (the matcher verify returned).
   permits(verified: Extract<KeyVerification, { valid: true }>, family: string, ip: string): boolean {
     const families = verified.lookup.key.families
-    if (families && families.length > 0 && !families.includes(family)) return false
+    if (families && families.length > 0 && !(families as readonly string[]).includes(family)) return false
     return verified.allow === null || verified.allow(ip)
   }
 

@@ -1,3 +1,4 @@
+import type { Family } from '../keys/families.ts'
 import type { KeyMode } from '../keys/format.ts'
 import type { PlanName, PlanOverrides } from '../limits/plans.ts'
 
@@ -34,7 +35,7 @@ export interface ApiKeyRecord {
   hash: string
   prefix: string
   name: string | null
-  families: string[] | null
+  families: Family[] | null
   allowed_cidrs: string[] | null
   expires_at: string | null
   monthly_quota: number | null
@@ -117,7 +118,7 @@ export interface NewKey {
   hash: string
   prefix: string
   name: string | null
-  families: string[] | null
+  families: Family[] | null
   allowed_cidrs: string[] | null
   expires_at: string | null
   monthly_quota: number | null

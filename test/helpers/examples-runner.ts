@@ -1,13 +1,16 @@
 import http from 'node:http'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { ERRORS } from '../../src/errors.ts'
 import { type DocExample, VOLATILE } from '../../src/http/openapi/examples.ts'
 import { createApiKey } from '../../src/keys/service.ts'
+import { effectiveLimits } from '../../src/limits/plans.ts'
 import type { TestApp } from './harness.ts'
 import { h1Request, type RawResponse } from './tls-client.ts'
 
 // Runs the curl commands of docs/examples/*.md against a real gateway: the public listener over TLS,
 // the admin listener over plain HTTP, with the $VARIABLES the examples use filled in from a world of
-// our own (a console account and its workspace, a project, an environment, keys, a finished job).
+// our own (a console account and its workspace, a project, an environment, keys, a finished job, a job
+// cancelled while it was queued).
 export interface ExampleWorld {
   t: TestApp
   adminUrl: string
@@ -61,6 +64,7 @@ export async function prepareWorld(t: TestApp): Promise<ExampleWorld> {
   })
   const environmentId = env.json<{ data: { id: string } }>().data.id
   const jobId = await finishedJob(t)
+  const queuedJobId = await cancelledWhileQueued(t)
   const vars: Record<string, string> = {
     ANVIL_KEY: t.key,
     ADMIN_TOKEN: t.adminToken,
@@ -70,6 +74,7 @@ export async function prepareWorld(t: TestApp): Promise<ExampleWorld> {
     PROJECT_ID: projectId,
     ENVIRONMENT_ID: environmentId,
     JOB_ID: jobId,
+    QUEUED_JOB_ID: queuedJobId,
   }
   const world: ExampleWorld = {
     t,
@@ -105,6 +110,30 @@ async function finishedJob(t: TestApp): Promise<string> {
   throw new Error(`job ${id} did not finish`)
 }
 
+// A job cancelled while it waited in the queue, as DELETE /v1/jobs/{id} answers for one (cancelling it again
+// answers the same): the test gateway runs one job at a time, so a job submitted while a larger one runs
+// waits, and is cancelled there, in the same turn of the event loop as its submission returned. Tried
+// again in the unlikely case the larger one had already finished and the job had started.
+async function cancelledWhileQueued(t: TestApp): Promise<string> {
+  const ws = await t.runtime.store.getWorkspace(t.workspaceId)
+  if (!ws) throw new Error('no workspace')
+  const ctx = {
+    workspaceId: ws.id,
+    plan: ws.plan,
+    limits: effectiveLimits(t.runtime.config.plans, ws.plan, ws.overrides),
+  }
+  const job = (input: string) =>
+    Buffer.from(JSON.stringify({ operation: 'hash', params: { algorithm: 'sha256', input } }))
+  const large = job('x'.repeat(2 * 1024 * 1024))
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await t.runtime.jobs.submit(ctx, large)
+    const waiting = await t.runtime.jobs.submit(ctx, job('never run'))
+    const cancelled = await t.runtime.jobs.cancel(ctx.workspaceId, waiting.id)
+    if (cancelled.state === 'cancelled') return waiting.id
+  }
+  throw new Error('no job could be cancelled while queued')
+}
+
 function fill(text: string, world: ExampleWorld, base: string): string {
   return text
     .replace(/\$([A-Z_]+)/g, (whole, name: string) => world.vars[name] ?? whole)
@@ -117,12 +146,19 @@ export interface ExampleAnswer {
   body: unknown
 }
 
-export async function runExample(world: ExampleWorld, example: DocExample): Promise<ExampleAnswer> {
+// Runs an example as written, with `extra` request headers the example does not set itself (a client's
+// Accept-Encoding, a browser's Origin); a compressed answer is decompressed before it is read.
+export async function runExample(
+  world: ExampleWorld,
+  example: DocExample,
+  extra: Record<string, string> = {},
+): Promise<ExampleAnswer> {
   const admin = example.path.startsWith('/admin/')
   const base = admin ? world.adminUrl : world.t.url
-  const headers = Object.fromEntries(
-    Object.entries(example.headers).map(([k, v]) => [k, fill(v, world, world.t.url)]),
-  )
+  const headers = {
+    ...extra,
+    ...Object.fromEntries(Object.entries(example.headers).map(([k, v]) => [k, fill(v, world, world.t.url)])),
+  }
   const path = fill(example.path, world, base)
   const body = example.body === undefined ? undefined : fill(example.body, world, base)
   const res = admin
@@ -134,7 +170,10 @@ export async function runExample(world: ExampleWorld, example: DocExample): Prom
         ...(body === undefined ? {} : { body }),
         ca: world.t.tls!.cert,
       })
-  const text = res.body.toString('utf8')
+  const coding = res.headers['content-encoding']
+  const bytes =
+    coding === 'br' ? brotliDecompressSync(res.body) : coding === 'gzip' ? gunzipSync(res.body) : res.body
+  const text = bytes.toString('utf8')
   let parsed: unknown = text
   try {
     parsed = JSON.parse(text)

@@ -41,7 +41,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     description:
       "A workspace holds at most its plan's max_keys live keys, max_projects projects and max_environments " +
       'environments; a create past one answers 409 ERR_CONFLICT with details {limit, max}.',
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ body }) => {
       const outcome = await createApiKey(store, body, plans)
       if (!outcome.ok) throw failure(outcome)
@@ -55,6 +55,10 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     security: 'admin',
     operationId: 'adminListKeys',
     summary: "List a workspace's keys, newest first (paginated; never the key itself)",
+    description:
+      'Every key of `workspace_id`, revoked and rotated ones included, with its scope (families, address ' +
+      'allowlist, expiry, own quota) and prefix; only a hash of a key is stored, so the key itself is never ' +
+      'shown again. Pages: `limit` (1–100, default 20), `starting_after`, `has_more`.',
     tags,
     querystring: z.strictObject({ workspace_id: z.string().min(1), ...pageQueryFields }),
     response: listSchema(keySchema, 'Keys'),
@@ -74,6 +78,9 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     security: 'admin',
     operationId: 'adminRevokeKey',
     summary: 'Revoke a key now, on every gateway',
+    description:
+      'The key is refused (401 ERR_INVALID_API_KEY) by every gateway within a second. Revoking a revoked ' +
+      'key answers it again, unchanged. An unknown id is 404 ERR_NOT_FOUND.',
     tags,
     params: idParams,
     response: keySchema,
@@ -97,7 +104,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
     response: keyCreatedSchema.extend({ replaces: keySchema }),
     description: 'The replacement counts against max_keys (409 ERR_CONFLICT {limit, max} when full).',
-    errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body }) => {
       const outcome = await rotateApiKey(store, params.id, body.grace_seconds, clock(), plans)
       if (!outcome.ok) throw failure(outcome)

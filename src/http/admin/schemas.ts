@@ -5,6 +5,11 @@ import { overridesSchema, PLAN_NAMES, planLimitsSchema } from '../../limits/plan
 
 export const idParams = z.object({ id: z.string().min(1).max(64) })
 
+// an endpoint family a key may be limited to (its `families`), named for clients
+export const familySchema = z
+  .enum(FAMILIES)
+  .meta({ id: 'Family', description: 'An endpoint family: the /v1 path segment it names (jobs: /v1/jobs)' })
+
 export const workspaceSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -44,7 +49,11 @@ export const createKeyBody = z.strictObject({
   environment: z.string().trim().min(1).max(100).default('production'),
   mode: z.enum(['live', 'test']).optional(),
   name: z.string().trim().min(1).max(100).optional(),
-  families: z.array(z.enum(FAMILIES)).max(FAMILIES.length).optional(),
+  families: z
+    .array(familySchema)
+    .max(FAMILIES.length)
+    .optional()
+    .describe('Endpoint families the key may call; omitted or empty = all'),
   expires_at: z.iso.datetime({ offset: true }).optional(),
   allowed_cidrs: z.array(cidr).max(100).optional(),
   monthly_quota: z.number().int().min(0).optional(),
@@ -64,7 +73,7 @@ export const keySchema = z.object({
   mode: z.enum(['live', 'test']),
   prefix: z.string(),
   name: z.string().nullable(),
-  families: z.array(z.string()).nullable(),
+  families: z.array(familySchema).nullable().describe('Endpoint families the key may call; null = all'),
   allowed_cidrs: z.array(z.string()).nullable(),
   expires_at: z.string().nullable(),
   monthly_quota: z.number().nullable(),

@@ -29,6 +29,10 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     operationId: 'adminCreateWorkspace',
     idempotent: true,
     summary: 'Create a workspace',
+    description:
+      "A workspace on a plan (free unless `plan` says otherwise), with that plan's limits and no overrides; " +
+      'the answer shows its effective limits. Keys, projects and environments are created in it afterwards ' +
+      '(POST /admin/keys). Safe to retry with an `Idempotency-Key` header.',
     tags,
     body: createWorkspaceBody,
     response: workspaceSchema,
@@ -41,6 +45,10 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     security: 'admin',
     operationId: 'adminListWorkspaces',
     summary: 'List workspaces, newest first (paginated)',
+    description:
+      'Every workspace with its effective limits, newest first. Pages: `limit` (1–100, default 20) and ' +
+      '`starting_after` (the last id of the previous page; an id that is not a workspace is 400 ' +
+      'ERR_VALIDATION); `has_more` says whether more follow.',
     tags,
     querystring: pageQuery,
     response: listSchema(workspaceSchema, 'Workspaces'),
@@ -57,6 +65,9 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     security: 'admin',
     operationId: 'adminGetWorkspace',
     summary: 'Get a workspace with its effective limits',
+    description:
+      "`limits` are what applies now: the plan's defaults with the workspace's `overrides` on top. An " +
+      'unknown id is 404 ERR_NOT_FOUND.',
     tags,
     params: idParams,
     response: workspaceSchema,
@@ -93,6 +104,10 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
     security: 'admin',
     operationId: 'adminWorkspaceUsage',
     summary: "This month's requests and refusals, per workspace and per key",
+    description:
+      'Counts for the current UTC month, or for `month` (YYYY-MM): requests charged, requests refused by a ' +
+      'rate and by the quota, for the workspace and for each of its keys (revoked ones included), and ' +
+      'requests per day.',
     tags,
     params: idParams,
     querystring: z.strictObject({

@@ -5,6 +5,7 @@ import { SessionManager } from '../../accounts/session.ts'
 import type { AccountStore } from '../../accounts/store/types.ts'
 import type { Config } from '../../config.ts'
 import type { Store } from '../../store/types.ts'
+import type { HeaderName } from '../openapi/headers.ts'
 import { selfSignedCertPath } from '../tls.ts'
 import { consoleAssets } from './assets.ts'
 import type { ConsoleDeps } from './context.ts'
@@ -44,6 +45,19 @@ const SECURITY_HEADERS: [string, string][] = [
   // the console is only ever served over TLS: browsers keep to HTTPS for it (two years). The JSON API
   // does not send it: its clients are programs, and it would be bytes on every small response.
   ['strict-transport-security', 'max-age=63072000'],
+]
+
+// The headers every answer under /console may carry, for the OpenAPI document: these, and the session
+// cookie that loadSession renews or clears on any request
+export const CONSOLE_RESPONSE_HEADERS: readonly HeaderName[] = [
+  'Set-Cookie',
+  'Content-Security-Policy',
+  'X-Content-Type-Options',
+  'X-Frame-Options',
+  'Referrer-Policy',
+  'Cross-Origin-Opener-Policy',
+  'Cache-Control',
+  'Strict-Transport-Security',
 ]
 
 // Set when the response is sent, so they are on every console response, also a refusal of the access

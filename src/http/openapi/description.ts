@@ -29,7 +29,20 @@ issue per unknown field at its path, with \`did_you_mean\` when a defined field 
 
 **Browsers (CORS).** Origins listed by the operator (\`CORS_ALLOWED_ORIGINS\`; none by default) may call \`/v1\`
 cross-origin; a preflight from any other origin answers \`403 ERR_CORS_ORIGIN\`. \`OPTIONS\` is never 405.
-\`RateLimit\`, \`RateLimit-Policy\`, \`Request-Id\` and \`Retry-After\` are exposed to scripts; credentials never are.
+\`RateLimit\`, \`RateLimit-Policy\`, \`Request-Id\`, \`Retry-After\`, \`Server-Timing\`, \`Idempotent-Replayed\`, \`Location\` and
+\`Traceresponse\` are exposed to scripts (\`Access-Control-Expose-Headers\`); credentials never are. Preflights
+(\`OPTIONS\`) are answered for every path and are not listed as operations.
+
+**Compression.** JSON answers of at least 1400 bytes are compressed (\`br\`, else \`gzip\`) when your
+\`Accept-Encoding\` allows it: \`Content-Encoding\` and \`Vary: Accept-Encoding\` say so.
+
+**Tracing.** When the operator turns tracing on, a \`traceparent\` you send is continued and every answer carries
+\`Traceresponse\` (W3C Trace Context Level 2), the ids to find your request by in the traces.
+
+**Safe retries.** Every POST that creates takes an \`Idempotency-Key\` header (Stripe's semantics): a retry with
+the same key and request within 24 h answers the first response again with \`Idempotent-Replayed: true\`;
+another request with the key is \`422 ERR_IDEMPOTENCY_MISMATCH\`, a repeat while the first still runs
+\`409 ERR_IDEMPOTENCY_IN_PROGRESS\` with \`Retry-After\`.
 
 **JSON bodies** must be UTF-8 (\`charset=utf-8\` allowed, any other charset is 415). A body over the plan's limit is
 refused from its \`Content-Length\` before it is read, or as soon as the streamed bytes pass the limit.

@@ -1,9 +1,11 @@
 import { ERRORS, type ErrorCode } from '../../errors.ts'
 import type { CollectedRoute } from './collector.ts'
 import { type DocExample, routeOf } from './examples.ts'
-import { HEADERS, responseHeaders } from './headers.ts'
+import { HEADERS, type ListenerHeaders, responseHeaders } from './headers.ts'
 import {
   ComponentSchemas,
+  errorCodeSchema,
+  errorTypeSchema,
   type JsonSchema,
   pascal,
   pruneComponents,
@@ -11,16 +13,9 @@ import {
   rewriteRefs,
 } from './schemas.ts'
 
+// The error envelope; its ErrorCode and ErrorType are the named zod schemas of ./schemas.ts, rendered with
+// the others.
 const ERROR_SCHEMAS: Record<string, JsonSchema> = {
-  ErrorCode: {
-    type: 'string',
-    enum: Object.keys(ERRORS),
-    description: 'Stable error codes (the table in docs/api.md); new codes may be added',
-  },
-  ErrorType: {
-    type: 'string',
-    enum: ['invalid_request', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'],
-  },
   Error: {
     type: 'object',
     description: 'The error envelope of every failed request',
@@ -59,6 +54,28 @@ const BODY_ERRORS: ErrorCode[] = [
   'ERR_UNSUPPORTED_MEDIA_TYPE',
 ]
 const ADMIN_ERRORS: ErrorCode[] = ['ERR_UNAUTHORIZED']
+// an Idempotency-Key that is not 1–255 printable ASCII characters, a repeat while the first runs, a repeat
+// with another request (src/http/hooks/idempotency.ts)
+const IDEMPOTENCY_ERRORS: ErrorCode[] = [
+  'ERR_VALIDATION',
+  'ERR_IDEMPOTENCY_IN_PROGRESS',
+  'ERR_IDEMPOTENCY_MISMATCH',
+]
+// statuses a replay never has: refused before the create ran (authentication, scope, CSRF, body size and
+// type), or not kept (429, 5xx)
+const NEVER_REPLAYED = new Set([401, 403, 413, 415, 429])
+
+// A replay repeats what the create itself answered: its success, or a 4xx its handler gave (one of the
+// route's declared errors), never the key's own refusals or what was refused before the handler ran.
+function replayable(route: CollectedRoute, status: number, codes: readonly ErrorCode[]): boolean {
+  if (!route.idempotent) return false
+  if (status < 300) return true
+  if (status >= 500 || NEVER_REPLAYED.has(status)) return false
+  const declared = new Set(route.doc.errors ?? [])
+  return codes.some(
+    (c) => declared.has(c) && c !== 'ERR_IDEMPOTENCY_IN_PROGRESS' && c !== 'ERR_IDEMPOTENCY_MISMATCH',
+  )
+}
 
 const OCTETS = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } }
 
@@ -69,6 +86,7 @@ function errorCodes(route: CollectedRoute): Map<number, ErrorCode[]> {
   if (security === 'admin') for (const c of ADMIN_ERRORS) codes.add(c)
   if (route.body) for (const c of BODY_ERRORS) codes.add(c)
   if (route.querystring || route.params) codes.add('ERR_VALIDATION')
+  if (route.idempotent) for (const c of IDEMPOTENCY_ERRORS) codes.add(c)
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of codes) {
     const status = ERRORS[code].status
@@ -81,14 +99,25 @@ function securityOf(route: CollectedRoute): string {
   return route.doc.security ?? (route.family ? 'apiKey' : 'none')
 }
 
-// an example's answer as documentation: the volatile markers stay, they read as "some id"
-function exampleName(example: DocExample, index: number): string {
-  const slug = example.summary
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 48)
-  return slug || `example-${index + 1}`
+// Examples under names made from their summaries (unique: several curl commands of one block share a
+// summary). An answer's volatile markers stay: they read as "some id".
+function namedExamples(
+  list: readonly { example: DocExample }[],
+  value: (example: DocExample) => unknown,
+): Record<string, { summary: string; value: unknown }> {
+  const out: Record<string, { summary: string; value: unknown }> = {}
+  list.forEach(({ example }, i) => {
+    const slug =
+      example.summary
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 48) || `example-${i + 1}`
+    let name = slug
+    for (let n = 2; name in out; n++) name = `${slug}-${n}`
+    out[name] = { summary: example.summary, value: value(example) }
+  })
+  return out
 }
 
 function isErrorAnswer(response: unknown): response is { error: { code: ErrorCode } } {
@@ -101,6 +130,8 @@ export interface DocumentOptions {
   version: string
   description: string
   examples: readonly DocExample[]
+  // what the listener adds to every answer (CORS, tracing, compression, a scope's own headers)
+  listener?: ListenerHeaders
 }
 
 // OpenAPI 3.1, generated from the same zod schemas that validate requests, with the examples of
@@ -126,9 +157,17 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
     const name = pascal(route.doc.operationId)
     const examples = byOperation.get(route.doc.operationId) ?? []
     const security = securityOf(route)
-    const keyed = security === 'apiKey'
-    const idempotent = route.idempotent
     const status = route.doc.status ?? 200
+    const headersOf = (code: number, codes: readonly ErrorCode[]) =>
+      responseHeaders({
+        status: code,
+        security,
+        path: route.url,
+        replayable: replayable(route, code, codes),
+        codes,
+        routeHeaders: route.doc.headers ?? {},
+        listener: options.listener ?? {},
+      })
 
     const success: Record<string, unknown> = {
       schema: {
@@ -142,17 +181,12 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
     }
     const answers = examples.filter((e) => !isErrorAnswer(e.example.response))
     if (answers.length > 0) {
-      success.examples = Object.fromEntries(
-        answers.map(({ example }, i) => [
-          exampleName(example, i),
-          { summary: example.summary, value: example.response },
-        ]),
-      )
+      success.examples = namedExamples(answers, (example) => example.response)
     }
     const responses: Record<string, unknown> = {
       [String(status)]: {
         description: route.doc.summary,
-        headers: responseHeaders({ status, keyed, idempotent }),
+        headers: headersOf(status, []),
         content: {
           'application/json': success,
           ...(route.doc.binaryResponse ? { 'application/octet-stream': OCTETS } : {}),
@@ -165,16 +199,11 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
       )
       const content: Record<string, unknown> = { schema: { $ref: '#/components/schemas/Error' } }
       if (failures.length > 0) {
-        content.examples = Object.fromEntries(
-          failures.map(({ example }, i) => [
-            exampleName(example, i),
-            { summary: example.summary, value: example.response },
-          ]),
-        )
+        content.examples = namedExamples(failures, (example) => example.response)
       }
       responses[String(code)] = {
         description: list.join(', '),
-        headers: responseHeaders({ status: code, keyed, idempotent: false }),
+        headers: headersOf(code, list),
         content: { 'application/json': content },
       }
     }
@@ -182,8 +211,7 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
     const op: Record<string, unknown> = {
       operationId: route.doc.operationId,
       summary: route.doc.summary,
-      // the route's own words, else the first example's
-      description: route.doc.description ?? (examples[0]?.example.summary || route.doc.summary),
+      description: route.doc.description,
       tags: route.doc.tags,
       parameters: [],
       responses,
@@ -192,12 +220,7 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
       const json: Record<string, unknown> = { schema: components.ref(route.body, 'input', `${name}Request`) }
       const sent = examples.filter((e) => e.example.body !== undefined && isJson(e.example.body))
       if (sent.length > 0) {
-        json.examples = Object.fromEntries(
-          sent.map(({ example }, i) => [
-            exampleName(example, i),
-            { summary: example.summary, value: JSON.parse(example.body!) },
-          ]),
-        )
+        json.examples = namedExamples(sent, (example) => JSON.parse(example.body!))
       }
       const content: Record<string, unknown> = { 'application/json': json }
       if (route.binary) content['application/octet-stream'] = OCTETS
@@ -217,6 +240,9 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
       route.querystring &&
       components.ref(route.querystring, 'input', `${pascal(route.doc.operationId)}Query`),
   }))
+  // the envelope's named parts, which ERROR_SCHEMAS refers to
+  components.ref(errorCodeSchema, 'output', 'ErrorCode')
+  components.ref(errorTypeSchema, 'output', 'ErrorType')
   const { schemas: rendered, inputRefs } = components.render()
   const all = { ...rendered, ...ERROR_SCHEMAS }
   parameterSchemas.forEach(({ op, route, values }, i) => {
@@ -270,9 +296,13 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   required: false,
   description:
-    'Makes a create safe to retry: the same key with the same body within 24 h answers the first response ' +
-    'again (with Idempotent-Replayed: true); with another body it is refused.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+    "Makes a create safe to retry (Stripe's semantics; a UUID v4 is a good key). The same key with the " +
+    'same method, path and body within 24 h (IDEMPOTENCY_TTL_SECONDS) answers the first response again, with ' +
+    '`Idempotent-Replayed: true`, and creates nothing; with another request it is 422 ' +
+    'ERR_IDEMPOTENCY_MISMATCH; while the first is still running, 409 ERR_IDEMPOTENCY_IN_PROGRESS with ' +
+    'Retry-After. A key that is not 1–255 printable ASCII characters is 400 ERR_VALIDATION.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  example: '7f1c9e2a-4b6d-4e8f-9a0b-1c2d3e4f5a6b',
 }
 
 const SCHEMES: Record<string, unknown> = {

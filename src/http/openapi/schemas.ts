@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { z } from 'zod'
+import { ERROR_TYPES, ERRORS, type ErrorCode } from '../../errors.ts'
 
 export type JsonSchema = Record<string, unknown>
 type Io = 'input' | 'output'
@@ -11,6 +12,14 @@ const SHARED = `${REF}__shared#/$defs/`
 function globalId(schema: z.ZodType): string | undefined {
   return z.globalRegistry.get(schema)?.id
 }
+
+// The error table's codes and types, named (one component each, wherever they appear): the error envelope's
+// and a failed job's `error`.
+export const errorCodeSchema = z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]).meta({
+  id: 'ErrorCode',
+  description: 'Stable error codes (the table in docs/api.md); new codes may be added',
+})
+export const errorTypeSchema = z.enum(ERROR_TYPES).meta({ id: 'ErrorType' })
 
 export function pascal(operationId: string): string {
   return operationId.charAt(0).toUpperCase() + operationId.slice(1)

@@ -30,6 +30,10 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     family: 'hash',
     operationId: 'listHashAlgorithms',
     summary: 'List the hash algorithms',
+    description:
+      "Every algorithm POST /v1/hash/{algorithm} takes, by its canonical name: this runtime's OpenSSL " +
+      'digests plus crc32, with the digest size, whether it is still considered secure (md5 and sha1 are ' +
+      'not) and, for the extendable-output shake128/shake256, their default length.',
     tags: ['Hash'],
     response: algorithmsResult,
     handler: () => ({ algorithms: [...ALGORITHMS] }),

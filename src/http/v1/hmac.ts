@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { algorithmField, hmacBody, hmacVerifyBody } from '../../ops/hmac/schema.ts'
+import { HMAC_ALGORITHMS } from '../../ops/hmac/types.ts'
 import { DIGEST_ENCODINGS } from '../../ops/types.ts'
 import { defineRoute } from '../define-route.ts'
 
 const hmacResult = z.object({
-  algorithm: z.string().describe('Canonical (lower-case) algorithm name'),
+  algorithm: z
+    .enum(HMAC_ALGORITHMS as [string, ...string[]])
+    .meta({ id: 'HmacAlgorithm', description: 'The hash function, by its canonical (lower-case) name' }),
   digest: z.string(),
   output_encoding: z.enum(DIGEST_ENCODINGS),
 })

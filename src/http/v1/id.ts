@@ -31,6 +31,12 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     family: 'id',
     operationId: 'generateUuids',
     summary: 'Generate UUIDs (v1, v3, v4, v5, v6, v7)',
+    description:
+      'Random (v4, the default), time-ordered (v7: strictly increasing within one request; v1, v6) or ' +
+      'name-based (v3, v5: deterministic, one at a time, with a `namespace` and a `name`), up to 1000 at ' +
+      'once, in the spelling `format` asks for. A v3/v5 request without its namespace or name is 400 ' +
+      'ERR_VALIDATION naming the field; a namespace that is neither a UUID nor dns, url, oid or x500 is 400 ' +
+      'ERR_INVALID_UUID.',
     tags: ['IDs'],
     body: uuidBody,
     response: uuidResult,
@@ -62,6 +68,10 @@ export async function idRoutes(app: FastifyInstance): Promise<void> {
     family: 'id',
     operationId: 'generateNanoids',
     summary: 'Generate Nano IDs',
+    description:
+      'Random ids of `size` characters (default 21) from `alphabet` (default the URL-safe A-Za-z0-9_-), up ' +
+      'to 1000 at once. Every character of the alphabet is equally likely (no modulo bias). An alphabet with ' +
+      'a repeated character is 400 ERR_VALIDATION; one with a lone surrogate, 400 ERR_INVALID_ENCODING.',
     tags: ['IDs'],
     body: nanoidBody,
     response: nanoidResult,

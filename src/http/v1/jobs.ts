@@ -8,6 +8,7 @@ import { readLimited } from '../body/consume-limited.ts'
 import { checkCharset, declaredTooLarge } from '../body/parsers.ts'
 import { isReadable } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+import { errorCodeSchema, errorTypeSchema } from '../openapi/schemas.ts'
 import { listSchema, pageOrRefuse, pageQueryFields } from '../pagination.ts'
 import { typedJobView } from './job-view.ts'
 
@@ -42,9 +43,9 @@ export const jobResult = z.object({
     .describe("When completed: the `data` the operation's synchronous endpoint answers with"),
   error: z
     .object({
-      type: z.string(),
+      type: errorTypeSchema,
       message: z.string(),
-      code: z.string(),
+      code: errorCodeSchema,
       details: z.record(z.string(), z.unknown()).optional(),
     })
     .optional()
@@ -66,6 +67,11 @@ const jobSummary = jobResult.omit({ result: true })
 // the view leaves absent times undefined, which JSON drops: the schema's optional fields
 type Summary = z.input<typeof jobSummary>
 const summary = (meta: Parameters<typeof jobView>[0]) => jobView(meta) as Summary
+
+// the polling hint of an unfinished job (src/jobs/view.ts, pollAfterSeconds)
+const POLL_HINT =
+  'While the job has not finished: seconds to wait before polling it again, 1 while queued and 2 while ' +
+  'running. Absent once it is completed, failed or cancelled.'
 
 const notFound = (id: string) => new AppError('ERR_NOT_FOUND', 'No such job in this workspace.', { id })
 
@@ -147,6 +153,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Jobs'],
     params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
     response: typedJobView(jobResult),
+    headers: { 'Retry-After': POLL_HINT },
     errors: ['ERR_NOT_FOUND'],
     handler: async function getJob({ params, request, reply }) {
       const auth = request.auth
@@ -211,6 +218,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     tags: ['Jobs'],
     params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
     response: jobSummary,
+    headers: { 'Retry-After': POLL_HINT },
     errors: ['ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async function cancelJob({ params, request, reply }) {
       const auth = request.auth

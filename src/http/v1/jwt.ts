@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { jwtDecodeBody, jwtInspectBody, jwtSignBody, jwtVerifyBody } from '../../ops/jwt/schema.ts'
-import { VERIFY_REASON_CODES } from '../../ops/jwt/types.ts'
+import { INSPECT_WARNING_CODES, VERIFY_REASON_CODES } from '../../ops/jwt/types.ts'
 import { defineRoute } from '../define-route.ts'
 
 const decodeResult = z.object({
@@ -25,14 +25,25 @@ const claimTime = z
 
 const inspectResult = decodeResult.extend({
   at: z.string().describe('The reference time used, ISO 8601'),
-  algorithm: z.string(),
+  algorithm: z
+    .string()
+    .describe(
+      'The token\'s "alg" header as written, whatever it is (warnings say when Anvil cannot verify it)',
+    ),
   key_id: z.string().nullable(),
   type: z.string().nullable(),
   claims: z.object({ iat: claimTime, nbf: claimTime, exp: claimTime }),
   expired: z.boolean(),
   not_yet_valid: z.boolean(),
   expires_in_seconds: z.number().nullable().describe('exp minus the reference time; negative once expired'),
-  warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  warnings: z.array(
+    z.object({
+      code: z
+        .enum(INSPECT_WARNING_CODES)
+        .describe('Stable; new codes may be added. The message is for humans and may change'),
+      message: z.string(),
+    }),
+  ),
 })
 
 const verifyResult = z.union([
@@ -60,6 +71,11 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     op: 'jwt.decode',
     operationId: 'decodeJwt',
     summary: 'Take a JWS compact token apart (never verifies)',
+    description:
+      'Splits header.payload.signature and decodes the header and payload (a payload that is not a JSON ' +
+      'object is returned as text or base64url, as `payload_format` says). Nothing is verified: use ' +
+      'POST /v1/jwt/verify before trusting a claim. A token that is not three base64url segments with a JSON ' +
+      'header is 400 ERR_INVALID_JWT, with details {part, reason}.',
     tags: ['JWT'],
     body: jwtDecodeBody,
     response: decodeResult,
@@ -74,6 +90,10 @@ export async function jwtRoutes(app: FastifyInstance): Promise<void> {
     op: 'jwt.inspect',
     operationId: 'inspectJwt',
     summary: 'Decode a token and explain its times and risks (never verifies)',
+    description:
+      'Everything decode answers, plus the iat/nbf/exp claims as ISO 8601 and relative to `at` (default ' +
+      'now), whether the token is expired or not yet valid, and warnings with stable codes (alg none, ' +
+      'no exp, a lifetime over a year, a key in the header, ...). Nothing is verified.',
     tags: ['JWT'],
     body: jwtInspectBody,
     response: inspectResult,

@@ -77,6 +77,9 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     family: 'text',
     operationId: 'textNormalize',
     summary: 'Unicode-normalize text',
+    description:
+      'Normalizes to NFC (the default), NFD, NFKC or NFKD (UAX #15) and says whether that changed the text. ' +
+      'Compatibility forms (NFKC, NFKD) also fold look-alikes such as ligatures and full-width letters.',
     tags: ['Text'],
     body: normalizeBody,
     response: normalizeResult,
@@ -90,6 +93,10 @@ export async function textRoutes(app: FastifyInstance): Promise<void> {
     family: 'text',
     operationId: 'textInspect',
     summary: 'Count and check text',
+    description:
+      'Counts UTF-16 units, code points, grapheme clusters, words, lines and UTF-8 bytes, and reports what ' +
+      'can hide in text: lone surrogates, a BOM, mixed line endings, control, format and bidirectional ' +
+      'characters, and whether the text is already in each normalization form.',
     tags: ['Text'],
     body: inspectBody,
     response: inspectResult,

@@ -5,10 +5,12 @@ import { z } from 'zod'
 import { BYTE_ENCODINGS, DIGEST_ENCODINGS } from '../types.ts'
 import { HMAC_ALGORITHMS } from './types.ts'
 
+// Any case is accepted (SHA256 is sha256); the document offers the canonical names, and the op refuses any
+// other with ERR_UNSUPPORTED_ALGORITHM and the list of supported ones.
 export const algorithmField = z
   .string()
   .max(64)
-  .describe(`Hash function, case-insensitive: ${HMAC_ALGORITHMS.join(', ')}`)
+  .meta({ enum: [...HMAC_ALGORITHMS], description: 'The hash function, case-insensitive' })
 
 const macFields = {
   input: z.string().describe('The message, in input_encoding'),

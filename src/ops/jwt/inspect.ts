@@ -1,6 +1,7 @@
 import { findJwsAlgorithm } from './algorithms.ts'
 import { type DecodedJwt, decodeJwt } from './decode.ts'
 import { isoOf, type ReferenceTime, referenceSeconds, relativeTo } from './time.ts'
+import type { InspectWarningCode } from './types.ts'
 
 const YEAR_SECONDS = 365 * 86400
 const TIME_CLAIMS = ['iat', 'nbf', 'exp'] as const
@@ -13,7 +14,7 @@ export interface ClaimTime {
 }
 
 export interface Warning {
-  code: string
+  code: InspectWarningCode
   message: string
 }
 

@@ -4,6 +4,15 @@ import { z } from 'zod'
 import { BYTE_ENCODINGS } from '../types.ts'
 import { isJsonObject, JWS_ALGORITHM_NAMES, MAX_DURATION_SECONDS, MAX_NUMERIC_DATE } from './types.ts'
 
+// A JWS "alg" (case-sensitive, RFC 7515): the document offers the closed set, while the op refuses any other
+// name with ERR_UNSUPPORTED_ALGORITHM and the list of supported ones, rather than a bare validation error.
+function jwsAlgorithm(description: string) {
+  return z
+    .string()
+    .max(32)
+    .meta({ enum: [...JWS_ALGORITHM_NAMES], description })
+}
+
 // Free-form JSON objects pass through untouched (zod's record would drop a "__proto__" member, which
 // would silently change what gets signed or verified).
 function jsonObject(description: string) {
@@ -51,13 +60,11 @@ export const jwtVerifyBody = z.strictObject({
     .optional()
     .describe('A local JWK Set; the key is chosen by the token "kid" and "alg". URLs are refused'),
   algorithms: z
-    .array(z.string().max(32))
+    .array(jwsAlgorithm('A JWS algorithm; another name is refused with ERR_UNSUPPORTED_ALGORITHM'))
     .min(1)
     .max(20)
     .optional()
-    .describe(
-      `Allow-list; default: every algorithm the key type supports. Known: ${JWS_ALGORITHM_NAMES.join(', ')}`,
-    ),
+    .describe('Allow-list; default: every algorithm the key type supports'),
   issuer: stringOrList.optional().describe('Expected "iss" (one of)'),
   audience: stringOrList.optional().describe('Expected "aud" (any of)'),
   subject: z.string().optional().describe('Expected "sub"'),
@@ -72,10 +79,9 @@ export const jwtVerifyBody = z.strictObject({
 
 export const jwtSignBody = z.strictObject({
   payload: jsonObject('The JWT claims set'),
-  algorithm: z
-    .string()
-    .max(32)
-    .describe(`One of ${JWS_ALGORITHM_NAMES.join(', ')} ("none" is never signed)`),
+  algorithm: jwsAlgorithm(
+    'The JWS algorithm ("none" is never signed); another name is refused with ERR_UNSUPPORTED_ALGORITHM',
+  ),
   ...secretFields,
   private_key: keyMaterial
     .optional()

@@ -24,6 +24,22 @@ export const VERIFY_REASON_CODES = [
 ] as const
 export type VerifyReasonCode = (typeof VERIFY_REASON_CODES)[number]
 
+// What POST /v1/jwt/inspect warns about, by a stable code.
+export const INSPECT_WARNING_CODES = [
+  'alg_none',
+  'unsupported_algorithm',
+  'symmetric_algorithm',
+  'missing_kid',
+  'key_in_header',
+  'invalid_numeric_date',
+  'missing_exp',
+  'long_lifetime',
+  'inconsistent_times',
+  'iat_in_future',
+  'payload_not_json',
+] as const
+export type InspectWarningCode = (typeof INSPECT_WARNING_CODES)[number]
+
 // The JWS algorithms Anvil signs and verifies. "none" is deliberately absent: it is never signed and
 // never valid. Each entry names the only key type that may be used with it (RFC 8725 §3.1: the key,
 // not the token, decides the algorithm family).

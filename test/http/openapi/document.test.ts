@@ -20,6 +20,7 @@ describe('buildOpenApi, generically', () => {
     doc: {
       operationId: 'createThing',
       summary: 'Create a thing',
+      description: 'A thing of a kind, red unless said otherwise.',
       tags: ['Things'],
       status: 201,
       security: 'apiKey',
@@ -41,7 +42,12 @@ describe('buildOpenApi, generically', () => {
       '```',
     ].join('\n'),
   )
-  const doc = buildOpenApi([route], { title: 'T', version: '1', description: 'd', examples }) as {
+  const listener = {
+    crossOrigin: (path: string) => path.startsWith('/v1/'),
+    tracing: true,
+    compression: true,
+  }
+  const doc = buildOpenApi([route], { title: 'T', version: '1', description: 'd', examples, listener }) as {
     paths: Record<string, Record<string, Record<string, never>>>
     components: Record<string, Record<string, unknown>>
   }
@@ -53,7 +59,11 @@ describe('buildOpenApi, generically', () => {
     }
     responses: Record<
       string,
-      { headers: Record<string, unknown>; content: Record<string, { examples?: object }> }
+      {
+        description: string
+        headers: Record<string, unknown>
+        content: Record<string, { examples?: object }>
+      }
     >
   }
 
@@ -68,18 +78,70 @@ describe('buildOpenApi, generically', () => {
     expect(doc.components.schemas!.CreateThingQuery).toBeUndefined()
   })
 
-  it('an idempotent route documents Idempotency-Key and Idempotent-Replayed; 201 carries Location', () => {
+  it('an idempotent route documents Idempotency-Key, its 409 and 422, and Idempotent-Replayed on a replay', () => {
     expect(op.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' })
     expect(doc.components.parameters).toHaveProperty('IdempotencyKey')
     expect(Object.keys(op.responses['201']!.headers)).toEqual(
       expect.arrayContaining(['Request-Id', 'RateLimit', 'Location', 'Idempotent-Replayed']),
     )
-    expect(Object.keys(op.responses['409']!.headers)).not.toContain('Idempotent-Replayed')
+    const responses = op.responses
+    // the route's own 409 (a replayable ERR_CONFLICT) and the key's own refusals
+    expect(responses['409']!.description).toContain('ERR_CONFLICT')
+    expect(responses['409']!.description).toContain('ERR_IDEMPOTENCY_IN_PROGRESS')
+    expect(Object.keys(responses['409']!.headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'Idempotent-Replayed']),
+    )
+    expect(responses['422']!.description).toContain('ERR_IDEMPOTENCY_MISMATCH')
+    expect(responses['400']!.description).toContain('ERR_VALIDATION')
+    // never a replay: the key's own refusals, what is refused before the create runs, what is not kept
+    for (const status of ['400', '401', '403', '413', '415', '422', '429', '500', '503']) {
+      expect(Object.keys(responses[status]!.headers), status).not.toContain('Idempotent-Replayed')
+    }
     expect(doc.components.headers).toHaveProperty('Idempotent-Replayed')
   })
 
-  it('takes its description and examples from the example that calls it', () => {
-    expect(op.description).toBe('Make a red one')
+  it('a route that does not honour Idempotency-Key documents none of it', () => {
+    const plain = buildOpenApi([{ ...route, idempotent: false, doc: { ...route.doc, errors: [] } }], {
+      title: 'T',
+      version: '1',
+      description: 'd',
+      examples: [],
+    }) as { paths: Record<string, Record<string, { parameters: unknown[]; responses: object }>> }
+    const { parameters, responses } = plain.paths['/v1/things/{kind}']!.post!
+    expect(parameters).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' })
+    expect(Object.keys(responses)).not.toContain('409')
+    expect(JSON.stringify(responses)).not.toMatch(/IDEMPOTENCY|Idempotent-Replayed/)
+  })
+
+  it("documents what the listener adds to every answer, and a route's own headers on its success", () => {
+    for (const [status, response] of Object.entries(op.responses)) {
+      expect(Object.keys(response.headers), status).toEqual(
+        expect.arrayContaining([
+          'Traceresponse',
+          'Content-Encoding',
+          'Vary',
+          'Access-Control-Allow-Origin',
+          'Access-Control-Expose-Headers',
+        ]),
+      )
+    }
+    const polled = buildOpenApi(
+      [{ ...route, doc: { ...route.doc, status: 200, headers: { 'Retry-After': 'Poll again after this' } } }],
+      { title: 'T', version: '1', description: 'd', examples: [] },
+    ) as { paths: Record<string, Record<string, { responses: Record<string, { headers: object }> }>> }
+    const responses = polled.paths['/v1/things/{kind}']!.post!.responses
+    expect(responses['200']!.headers).toHaveProperty('Retry-After', {
+      $ref: '#/components/headers/Retry-After',
+      description: 'Poll again after this',
+    })
+    expect(responses['400']!.headers).not.toHaveProperty('Retry-After')
+    // without a listener, none of its headers
+    expect(responses['200']!.headers).not.toHaveProperty('Traceresponse')
+    expect(responses['200']!.headers).not.toHaveProperty('Access-Control-Allow-Origin')
+  })
+
+  it('takes its description from the route and its examples from the example that calls it', () => {
+    expect(op.description).toBe('A thing of a kind, red unless said otherwise.')
     expect(Object.values(op.requestBody.content['application/json']!.examples)[0]!.value).toEqual({
       name: 'a',
     })

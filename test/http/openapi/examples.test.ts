@@ -17,15 +17,70 @@ import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 
 interface Operation {
   operationId: string
+  summary?: string
   description?: string
+  security?: Record<string, unknown>[]
   requestBody?: { content: Record<string, { examples?: object }> }
-  parameters?: { example?: unknown }[]
+  parameters?: { example?: unknown; $ref?: string }[]
   responses: Record<
     string,
-    { content?: Record<string, { examples?: object }>; headers?: Record<string, unknown> }
+    {
+      description?: string
+      content?: Record<string, { examples?: Record<string, { value?: unknown }> }>
+      headers?: Record<string, unknown>
+    }
   >
 }
 type Paths = Record<string, Record<string, Operation>>
+
+// a browser page's origin the test gateway allows (CORS_ALLOWED_ORIGINS), sent on every /v1 example
+const BROWSER_ORIGIN = 'https://app.example.com'
+// headers of the message itself, not of the API: never documented
+const TRANSPORT = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+])
+// every POST that creates (docs/api.md, "Safe retries"), and only those, honours Idempotency-Key
+const IDEMPOTENT = new Set([
+  'POST /v1/jobs',
+  'POST /admin/workspaces',
+  'POST /admin/keys',
+  'POST /admin/keys/{id}/rotate',
+  'POST /console/api/workspaces',
+  'POST /console/api/workspaces/{workspace_id}/projects',
+  'POST /console/api/workspaces/{workspace_id}/projects/{project_id}/environments',
+  'POST /console/api/workspaces/{workspace_id}/keys',
+  'POST /console/api/workspaces/{workspace_id}/keys/{key_id}/rotate',
+])
+// an unfinished job's answer carries the polling hint
+const JOB_STATUS = new Set(['GET /v1/jobs/{id}', 'DELETE /v1/jobs/{id}'])
+// what the console scope adds to each of its answers (src/http/console/plugin.ts)
+const CONSOLE_HEADERS = [
+  'Set-Cookie',
+  'Cache-Control',
+  'Content-Security-Policy',
+  'Strict-Transport-Security',
+  'X-Content-Type-Options',
+  'X-Frame-Options',
+  'Referrer-Policy',
+  'Cross-Origin-Opener-Policy',
+]
+
+function operations(paths: Paths) {
+  return Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      id: `${method.toUpperCase()} ${path}`,
+      method: method.toUpperCase(),
+      path,
+      url: path.replace(/\{(\w+)\}/g, ':$1'),
+      op,
+    })),
+  )
+}
 
 // docs/examples/*.md are the OpenAPI documents' examples: each is run against a gateway (public listener
 // over TLS, admin listener over HTTP) and must get the answer it shows, and every operation of both
@@ -37,7 +92,7 @@ describe('docs/examples against a real gateway', () => {
   let publicPaths: Paths
   let adminPaths: Paths
   beforeAll(async () => {
-    t = await startTestApp({ listen: true })
+    t = await startTestApp({ listen: true, env: { CORS_ALLOWED_ORIGINS: BROWSER_ORIGIN } })
     world = await prepareWorld(t)
     examples = await loadExamples(EXAMPLES_DIR)
     publicPaths = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<{ paths: Paths }>()
@@ -52,38 +107,77 @@ describe('docs/examples against a real gateway', () => {
   }, 60_000)
   afterAll(() => t.close())
 
-  it('every example answers what it shows (ids, timestamps and other "…" values aside)', async () => {
+  // Each example is sent as a browser page of an allowed origin and a client that accepts br and gzip would
+  // send it, so its answer carries every header it can; each header it carries must be documented for its
+  // operation and status.
+  it('every example answers what it shows (ids, timestamps and other "…" values aside), with documented headers', async () => {
     expect(examples.length).toBeGreaterThan(60)
+    const documented = [...operations(publicPaths), ...operations(adminPaths)]
     let file = ''
     const failures: string[] = []
+    const seen = new Set<string>()
     for (const example of examples) {
       // each file rotates and revokes a key of its own
       if (example.file !== file) {
         file = example.file
         await world.freshKey()
       }
-      const answer = await runExample(world, example)
+      const extra: Record<string, string> = { 'accept-encoding': 'br, gzip' }
+      if (example.path.startsWith('/v1/')) extra.origin = BROWSER_ORIGIN
+      const answer = await runExample(world, example, extra)
       const where = `${example.file}: ${example.method} ${example.path}`
       const status = expectedStatus(example.response)
       if (status === 'success' ? answer.status >= 300 : answer.status !== status) {
         failures.push(`${where}: status ${answer.status}`)
       }
       for (const d of differences(example.response, answer.body)) failures.push(`${where}: ${d}`)
+      const response = routeOf(documented, example)?.route.op.responses[String(answer.status)]
+      if (!response) {
+        failures.push(`${where}: status ${answer.status} is not documented`)
+        continue
+      }
+      const names = new Set(Object.keys(response.headers ?? {}).map((h) => h.toLowerCase()))
+      for (const header of Object.keys(answer.headers)) {
+        seen.add(header)
+        if (!TRANSPORT.has(header) && !names.has(header)) {
+          failures.push(`${where}: ${answer.status} carries ${header}, not documented there`)
+        }
+      }
     }
     expect(failures).toEqual([])
+    // the answers above did carry the headers that depend on the request or the listener's settings
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'content-encoding',
+        'vary',
+        'access-control-allow-origin',
+        'access-control-expose-headers',
+        'idempotent-replayed',
+        'set-cookie',
+        'location',
+        'ratelimit',
+      ]),
+    )
   }, 120_000)
 
-  it('every operation of both documents has a description and a request and a response example', () => {
+  it('every operation of both documents has a description of its own, a request example and a success example', () => {
     const missing: string[] = []
     for (const paths of [publicPaths, adminPaths]) {
       for (const [path, methods] of Object.entries(paths)) {
         for (const [method, op] of Object.entries(methods)) {
           const id = `${method.toUpperCase()} ${path} (${op.operationId})`
-          if (!op.description) missing.push(`${id}: description`)
-          const responded = Object.values(op.responses).some((r) =>
-            Object.values(r.content ?? {}).some((c) => c.examples !== undefined),
+          if (!op.description?.trim()) missing.push(`${id}: description`)
+          else if (op.description.trim() === op.summary?.trim())
+            missing.push(`${id}: description (only the summary again)`)
+          // an error example does not show what the operation answers
+          const succeeded = Object.entries(op.responses).some(
+            ([status, r]) =>
+              /^2\d\d$/.test(status) &&
+              Object.values(r.content ?? {}).some((c) =>
+                Object.values(c.examples ?? {}).some((e) => (e.value as { ok?: unknown })?.ok === true),
+              ),
           )
-          if (!responded) missing.push(`${id}: response example`)
+          if (!succeeded) missing.push(`${id}: success (2xx) response example`)
           const requested =
             Object.values(op.requestBody?.content ?? {}).some((c) => c.examples !== undefined) ||
             (op.parameters ?? []).some((p) => p.example !== undefined) ||
@@ -96,36 +190,64 @@ describe('docs/examples against a real gateway', () => {
   })
 
   it('every example calls a documented operation', () => {
-    const routes = [publicPaths, adminPaths].flatMap((paths) =>
-      Object.entries(paths).flatMap(([path, methods]) =>
-        Object.keys(methods).map((m) => ({
-          method: m.toUpperCase(),
-          url: path.replace(/\{(\w+)\}/g, ':$1'),
-        })),
-      ),
-    )
+    const routes = [...operations(publicPaths), ...operations(adminPaths)]
     const unmatched = examples
       .filter((e) => !routeOf(routes, e))
       .map((e) => `${e.file}: ${e.method} ${e.path}`)
     expect(unmatched).toEqual([])
   })
 
-  it('every response documents Request-Id, keyed ones RateLimit, 429 and 503 Retry-After, 202 Location', () => {
-    const hash = publicPaths['/v1/hash/{algorithm}']!.post!
-    expect(Object.keys(hash.responses['200']!.headers!)).toEqual(
-      expect.arrayContaining(['Request-Id', 'RateLimit', 'RateLimit-Policy', 'Server-Timing']),
-    )
-    expect(Object.keys(hash.responses['429']!.headers!)).toEqual(
-      expect.arrayContaining(['Retry-After', 'RateLimit']),
-    )
-    expect(Object.keys(hash.responses['503']!.headers!)).toContain('Retry-After')
-    expect(Object.keys(hash.responses['401']!.headers!)).not.toContain('RateLimit')
-    expect(Object.keys(publicPaths['/v1/jobs']!.post!.responses['202']!.headers!)).toContain('Location')
-    for (const methods of [...Object.values(publicPaths), ...Object.values(adminPaths)]) {
-      for (const op of Object.values(methods)) {
-        for (const r of Object.values(op.responses)) expect(r.headers).toHaveProperty('Request-Id')
+  // For every operation of both documents, each header where it applies and nowhere else.
+  it("every response documents the headers it can carry: Request-Id, RateLimit, Retry-After, CORS, Traceresponse, compression, idempotency, the console's", () => {
+    const problems: string[] = []
+    for (const [listener, paths] of [
+      ['public', publicPaths],
+      ['admin', adminPaths],
+    ] as const) {
+      for (const { id, path, op } of operations(paths)) {
+        const security = Object.keys(op.security?.[0] ?? {})[0] ?? 'none'
+        const idempotent = IDEMPOTENT.has(id)
+        for (const [status, response] of Object.entries(op.responses)) {
+          const code = Number(status)
+          const has = new Set(Object.keys(response.headers ?? {}))
+          const want = (name: string, yes: boolean) => {
+            if (has.has(name) !== yes)
+              problems.push(`${id} ${status}: ${yes ? 'lacks' : 'should not have'} ${name}`)
+          }
+          want('Request-Id', true)
+          want('RateLimit', security === 'apiKey' && code !== 401)
+          want('RateLimit-Policy', security === 'apiKey' && code !== 401)
+          if (code === 429 || code === 503) want('Retry-After', true)
+          if (code === 401) want('WWW-Authenticate', security === 'apiKey' || security === 'admin')
+          if (code === 202) want('Location', true)
+          // the public listener traces (when on) and compresses every answer; CORS only on the API paths
+          want('Traceresponse', listener === 'public')
+          want('Content-Encoding', listener === 'public')
+          want('Vary', listener === 'public')
+          want('Access-Control-Allow-Origin', path.startsWith('/v1/'))
+          want('Access-Control-Expose-Headers', path.startsWith('/v1/'))
+          for (const name of CONSOLE_HEADERS) want(name, path.startsWith('/console/'))
+          if (code < 300 || !idempotent) want('Idempotent-Replayed', idempotent)
+          if (code < 300 && JOB_STATUS.has(id)) want('Retry-After', true)
+        }
+        const keyParam = (op.parameters ?? []).some(
+          (p) => p.$ref === '#/components/parameters/IdempotencyKey',
+        )
+        if (keyParam !== idempotent)
+          problems.push(`${id}: Idempotency-Key ${idempotent ? 'missing' : 'documented'}`)
+        if (idempotent) {
+          const inProgress = op.responses['409']
+          if (!inProgress?.description?.includes('ERR_IDEMPOTENCY_IN_PROGRESS'))
+            problems.push(`${id}: no 409 ERR_IDEMPOTENCY_IN_PROGRESS`)
+          else if (!inProgress.headers?.['Retry-After']) problems.push(`${id}: 409 without Retry-After`)
+          if (!op.responses['422']?.description?.includes('ERR_IDEMPOTENCY_MISMATCH'))
+            problems.push(`${id}: no 422 ERR_IDEMPOTENCY_MISMATCH`)
+        } else if (JSON.stringify(op.responses).includes('ERR_IDEMPOTENCY_')) {
+          problems.push(`${id}: documents ERR_IDEMPOTENCY_* without honouring Idempotency-Key`)
+        }
       }
     }
+    expect(problems).toEqual([])
   })
 
   it('the parser reads k curl commands answered by k JSON lines, and bash quoting', () => {

@@ -1,5 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ERRORS } from '../../../src/errors.ts'
+import { FAMILIES } from '../../../src/keys/families.ts'
+import { INSPECT_WARNING_CODES } from '../../../src/ops/jwt/types.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
+
+type Schema = Record<string, unknown>
+
+// every property of every component schema, by path (Job.oneOf[1].error.code, X.warnings[].code)
+function properties(schemas: Record<string, Schema>): [string, Schema][] {
+  const out: [string, Schema][] = []
+  const walk = (s: unknown, path: string): void => {
+    if (Array.isArray(s)) {
+      for (const [i, x] of s.entries()) walk(x, `${path}[${i}]`)
+      return
+    }
+    if (!s || typeof s !== 'object') return
+    for (const [k, v] of Object.entries(s as Schema)) {
+      if (k === 'properties') {
+        for (const [name, p] of Object.entries(v as Record<string, Schema>)) {
+          out.push([`${path}.${name}`, p])
+          walk(p, `${path}.${name}`)
+        }
+      } else if (k === 'items') walk(v, `${path}[]`)
+      else if (k !== 'examples' && k !== 'example') walk(v, `${path}.${k}`)
+    }
+  }
+  for (const [name, schema] of Object.entries(schemas)) walk(schema, name)
+  return out
+}
+
+// names that stand for a closed set wherever they appear
+const CLOSED =
+  /\.(code|type|status|mode|plan|role|pool|operation|algorithm|families|format|form|variant|\w+_encoding|unit|reason|payload_format)(\[\])?$/
+const free = (s: Schema) =>
+  s.type === 'string' && !s.enum && s.const === undefined && !s.$ref && !s.format && !s.pattern
 
 interface OpenApiDoc {
   openapi: string
@@ -62,6 +96,51 @@ describe('meta endpoints', () => {
     expect(body.properties.output_encoding).toMatchObject({ enum: ['hex', 'base64', 'base64url'] })
     expect(body.properties.output_encoding!.description).toContain('Default: "hex".')
     expect(body.properties.output_encoding).not.toHaveProperty('default')
+  })
+
+  it('closed sets are enums in both documents: families, a job error, JWT warnings, algorithms', async () => {
+    const admin = await t.admin.inject({
+      method: 'GET',
+      url: '/admin/openapi.json',
+      headers: { authorization: `Bearer ${t.adminToken}`, host: '127.0.0.1' },
+    })
+    for (const doc of [
+      (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<OpenApiDoc>(),
+      admin.json<OpenApiDoc>(),
+    ]) {
+      const schemas = doc.components.schemas as Record<string, Schema>
+      const props = properties(schemas)
+      // a free string under a closed set's name: only the token's own alg, which is whatever the token says
+      const loose = props.filter(
+        ([path, s]) => CLOSED.test(path) && (free(s) || free((s.items ?? {}) as Schema)),
+      )
+      expect(loose.map(([path]) => path)).toEqual(
+        doc.paths['/v1/jwt/inspect'] ? ['InspectJwtResult.algorithm'] : [],
+      )
+      expect(schemas.Family).toMatchObject({ enum: [...FAMILIES] })
+      const families = props.filter(([path]) => path.endsWith('.families'))
+      // a key's, and the create request's
+      expect(families.length).toBeGreaterThanOrEqual(2)
+      for (const [path, s] of families) {
+        const array = (s.anyOf as Schema[] | undefined)?.find((x) => x.type === 'array') ?? s
+        expect(array.items, path).toEqual({ $ref: '#/components/schemas/Family' })
+      }
+      expect(schemas.ErrorCode).toMatchObject({ enum: Object.keys(ERRORS) })
+      // an error object anywhere (the envelope's, a failed job's) names its code and type by the table's enums
+      const errors = props.filter(([path]) => /\.error$/.test(path))
+      expect(errors.length).toBeGreaterThan(0)
+      for (const [path, s] of errors) {
+        const error = s as { properties: Record<string, Schema> }
+        expect(error.properties.code, path).toEqual({ $ref: '#/components/schemas/ErrorCode' })
+        expect(error.properties.type, path).toEqual({ $ref: '#/components/schemas/ErrorType' })
+      }
+      if (!doc.paths['/v1/jwt/inspect']) continue
+      const prop = (path: string) => props.find(([p]) => p === path)?.[1] ?? {}
+      expect(prop('InspectJwtResult.warnings[].code').enum).toEqual([...INSPECT_WARNING_CODES])
+      expect(prop('HmacResult.algorithm')).toEqual({ $ref: '#/components/schemas/HmacAlgorithm' })
+      expect(prop('VerifyHmacRequest.algorithm').enum).toContain('sha256')
+      expect(prop('SignJwtRequest.algorithm').enum).toContain('HS256')
+    }
   })
 
   it('/docs renders the document with a packaged renderer (no CDN)', async () => {

@@ -47,6 +47,7 @@ describe('pure op routes validate pooled bodies on the worker with their own sch
       op: 'hash' as const,
       operationId: 'x',
       summary: 'x',
+      description: 'y',
       tags: ['x'],
       response: z.object({}),
       handler: () => ({}),

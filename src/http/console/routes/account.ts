@@ -121,6 +121,9 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
     security: 'sessionCookie',
     operationId: 'consoleSignOut',
     summary: 'Sign out: the session is deleted on the server and the cookie cleared',
+    description:
+      'Ends this session only (other browsers stay signed in). Like every console write it needs the ' +
+      "session's X-CSRF-Token and a same-origin Origin. Without a valid session: 401 ERR_UNAUTHORIZED.",
     tags,
     response: z.object({ signed_out: z.literal(true) }),
     errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF'],
@@ -138,6 +141,10 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
     security: 'sessionCookie',
     operationId: 'consoleSession',
     summary: 'The signed-in user and the CSRF token to send with writes',
+    description:
+      'What a page loads first: who is signed in, the CSRF token every console POST must send as ' +
+      'X-CSRF-Token, and when the session ends (7 days after its last use, 30 days after sign-in at the ' +
+      'latest). No session, or an ended one: 401 ERR_UNAUTHORIZED.',
     tags,
     response: sessionSchema,
     errors: ['ERR_UNAUTHORIZED'],

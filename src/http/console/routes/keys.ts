@@ -51,6 +51,11 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     operationId: 'consoleListKeys',
     summary:
       "A workspace's keys, newest first (paginated): prefix, scope, created, last used, status (never the key)",
+    description:
+      'Every key of the workspace, revoked, expired and rotated ones included: its project and environment, ' +
+      'its scope (families, address allowlist, expiry, own quota), when it was last used, and after a ' +
+      'rotation the key it replaced or was replaced by. Pages: `limit` (1–100, default 20), ' +
+      '`starting_after`, `has_more`. A workspace that is not yours is 404 ERR_NOT_FOUND.',
     tags,
     params: workspaceParams,
     querystring: pageQuery,
@@ -75,7 +80,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     params: workspaceParams,
     body: createKeyConsoleBody,
     response: keyCreatedSchema,
-    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       const { project, environment } = await ownedEnvironment(deps, workspace, body.environment_id)
@@ -110,11 +115,17 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     operationId: 'consoleRotateKey',
     idempotent: true,
     summary: 'Issue a replacement key; the old one lives for grace_seconds (0 = revoked now)',
+    description:
+      'The replacement has the same project, environment and scope; the old key keeps working for ' +
+      '`grace_seconds` (default 86400) so clients can switch, and both name each other (`replaced_by`, ' +
+      "`rotated_from`). The replacement counts against the plan's max_keys (409 ERR_CONFLICT {limit, max} " +
+      'when full); a revoked key cannot be rotated (400 ERR_VALIDATION). Safe to retry with an ' +
+      '`Idempotency-Key` header.',
     tags,
     params: keyParams,
     body: rotateBody.nullish().transform((b) => b ?? { grace_seconds: 86400 }),
     response: keyCreatedSchema.extend({ replaces: keySchema }),
-    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
+    errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_VALIDATION', 'ERR_NOT_FOUND', 'ERR_CONFLICT'],
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       const key = await ownedKey(deps, workspace, params.key_id)
@@ -131,6 +142,9 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     security: 'sessionCookie',
     operationId: 'consoleRevokeKey',
     summary: 'Revoke a key now, on every gateway',
+    description:
+      'The key is refused (401 ERR_INVALID_API_KEY) by every gateway within a second. Revoking a revoked ' +
+      'key answers it again, unchanged. A key or workspace that is not yours is 404 ERR_NOT_FOUND.',
     tags,
     params: keyParams,
     response: keySchema,

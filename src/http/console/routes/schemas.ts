@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../accounts/password.ts'
 import { FAMILIES } from '../../../keys/families.ts'
 import { PLAN_NAMES, planLimitsSchema } from '../../../limits/plans.ts'
-import { createKeyBody } from '../../admin/schemas.ts'
+import { createKeyBody, familySchema } from '../../admin/schemas.ts'
 
 const id = z.string().min(1).max(64)
 export const workspaceParams = z.object({ workspace_id: id })
@@ -78,7 +78,7 @@ export const keySchema = z.object({
   status: z.enum(['active', 'rotated', 'expired', 'revoked']),
   project: z.object({ id: z.string(), name: z.string() }),
   environment: z.object({ id: z.string(), name: z.string() }),
-  families: z.array(z.string()).nullable(),
+  families: z.array(familySchema).nullable().describe('Endpoint families the key may call; null = all'),
   allowed_cidrs: z.array(z.string()).nullable(),
   expires_at: z.string().nullable(),
   monthly_quota: z
@@ -100,7 +100,7 @@ export const createKeyConsoleBody = createKeyBody
   .extend({
     environment_id: id,
     families: z
-      .array(z.enum(FAMILIES))
+      .array(familySchema)
       .max(FAMILIES.length)
       .optional()
       .describe('Endpoint families the key may call; omitted or empty = all'),

@@ -73,6 +73,9 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
     security: 'sessionCookie',
     operationId: 'consoleGetWorkspace',
     summary: 'A workspace with its plan and effective limits',
+    description:
+      "`limits` are what applies now: the plan's defaults with any overrides the operator set. A workspace " +
+      'you are not a member of answers exactly like one that does not exist: 404 ERR_NOT_FOUND.',
     tags,
     params: workspaceParams,
     response: workspaceSchema,
@@ -94,6 +97,10 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
     operationId: 'consoleWorkspaceUsage',
     summary:
       "A month's requests (default: this UTC month) per workspace and per key, refusals, and daily counts",
+    description:
+      'Requests charged and requests refused by a rate or by the quota, for the workspace and each of its ' +
+      'keys, with the monthly quota and the requests per day of `month` (YYYY-MM; default the current UTC ' +
+      'month): what the usage page draws.',
     tags,
     params: workspaceParams,
     querystring: usageQuery,
