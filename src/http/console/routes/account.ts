@@ -72,12 +72,11 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
         })
       }
       const workspace = await store.createWorkspace({ name: body.workspace_name, plan: deps.defaultPlan })
-      const created_at = new Date(clock()).toISOString()
       await accounts.addMembership({
         user_id: user.id,
         workspace_id: workspace.id,
         role: 'owner',
-        created_at,
+        created_at: workspace.created_at,
       })
       const started = await sessions.start(user.id, request.consoleAuth?.session.id)
       setSession(reply, started.token, started.maxAge)
