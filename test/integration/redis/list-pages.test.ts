@@ -1,36 +1,14 @@
-import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { generateKey, hashKey, keyPrefix } from '../../../src/keys/format.ts'
 import { rotateApiKey } from '../../../src/keys/service.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { commandsDuring } from '../../helpers/redis-monitor.ts'
 import { describeRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts'
 import { ConsoleClient } from '../../http/console/console-client.ts'
 
 const KEYS = 40
 const WORKSPACES = 24
 const LIMIT = 5
-
-// What one request makes Redis do, from MONITOR (commands inside Lua scripts included): every command
-// with its arguments, whoever sent it, between the request's start and a moment after its answer.
-async function commandsOf(url: string, request: () => Promise<unknown>): Promise<string[][]> {
-  const client = new Redis(url)
-  const monitor = await client.monitor()
-  const seen: string[][] = []
-  monitor.on('monitor', (_time: string, args: string[]) => seen.push(args))
-  // MONITOR starts with the reply to the MONITOR command: a PING through another connection, seen, says
-  // the stream is flowing before the request starts
-  const probe = new Redis(url)
-  await probe.echo('monitor-ready')
-  await expect.poll(() => seen.some((a) => a[1] === 'monitor-ready')).toBe(true)
-  seen.length = 0
-  await request()
-  await probe.echo('monitor-done')
-  await expect.poll(() => seen.some((a) => a[1] === 'monitor-done')).toBe(true)
-  monitor.disconnect()
-  client.disconnect()
-  probe.disconnect()
-  return seen
-}
 
 const command = (args: string[]) => args[0]!.toLowerCase()
 // the distinct records of one kind a request read (a key record: <p>:{ws:<id>}:key:<key id>)
@@ -90,7 +68,7 @@ describeRedis('list pages on Redis read only their page', () => {
   it("the console's key list: a page reads its keys and their rotations' other ends, not every key", async () => {
     const url = `/console/api/workspaces/${workspaceId}/keys`
     let first: { data: { id: string; rotated_from: unknown; replaced_by: unknown }[]; has_more: boolean }
-    const commands = await commandsOf(server.url, async () => {
+    const commands = await commandsDuring(server.url, async () => {
       const r = await person.call('GET', `${url}?limit=${LIMIT}`)
       expect(r.statusCode).toBe(200)
       first = r.json().data
@@ -106,7 +84,7 @@ describeRedis('list pages on Redis read only their page', () => {
     expect(count(commands, 'smembers')).toBe(0)
 
     // the next page costs the same, wherever it starts
-    const next = await commandsOf(server.url, async () => {
+    const next = await commandsDuring(server.url, async () => {
       const r = await person.call('GET', `${url}?limit=${LIMIT}&starting_after=${first!.data.at(-1)!.id}`)
       expect(r.statusCode).toBe(200)
       expect(r.json().data.data).toHaveLength(LIMIT)
@@ -115,7 +93,7 @@ describeRedis('list pages on Redis read only their page', () => {
     expect(count(next, 'smembers')).toBe(0)
 
     // the counting sees reads: the usage report, which names every key, reads them all
-    const everything = await commandsOf(server.url, () =>
+    const everything = await commandsDuring(server.url, () =>
       person.call('GET', `/console/api/workspaces/${workspaceId}/usage`),
     )
     expect(recordsRead(everything, keyRecord()).size).toBeGreaterThanOrEqual(KEYS)
@@ -123,7 +101,7 @@ describeRedis('list pages on Redis read only their page', () => {
 
   it("the console's workspace list: a page reads its workspaces and memberships, not every one", async () => {
     let page: { data: { id: string }[]; has_more: boolean }
-    const commands = await commandsOf(server.url, async () => {
+    const commands = await commandsDuring(server.url, async () => {
       const r = await person.call('GET', `/console/api/workspaces?limit=${LIMIT}`)
       expect(r.statusCode).toBe(200)
       page = r.json().data
@@ -152,13 +130,13 @@ describeRedis('list pages on Redis read only their page', () => {
   it('the admin lists: a page of keys or workspaces reads its own items only', async () => {
     const admin = (url: string) =>
       t.admin.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
-    const keys = await commandsOf(server.url, async () => {
+    const keys = await commandsDuring(server.url, async () => {
       const r = await admin(`/admin/keys?workspace_id=${workspaceId}&limit=${LIMIT}`)
       expect(r.json().data.data).toHaveLength(LIMIT)
     })
     expect(recordsRead(keys, keyRecord()).size).toBe(LIMIT)
     expect(count(keys, 'smembers')).toBe(0)
-    const workspaces = await commandsOf(server.url, async () => {
+    const workspaces = await commandsDuring(server.url, async () => {
       const r = await admin(`/admin/workspaces?limit=${LIMIT}`)
       expect(r.json().data.data).toHaveLength(LIMIT)
     })
