@@ -23,6 +23,7 @@ const SCRIPTS = {
   anvilJobCreate: { file: 'job-create.lua', keys: 8 },
   anvilJobCancel: { file: 'job-cancel.lua', keys: 5 },
   anvilJobPage: { file: 'job-page.lua', keys: 2 },
+  anvilJobProgress: { file: 'job-progress.lua', keys: 1 },
 } as const
 
 const sources = Object.fromEntries(
@@ -84,6 +85,7 @@ declare module 'ioredis' {
       createdAt: number,
       ...fields: (string | Buffer)[]
     ): Result<number, Context>
+    anvilJobProgress(record: string, fraction: string): Result<number, Context>
     anvilJobPage(
       list: string,
       read: string,
@@ -110,6 +112,7 @@ const META_FIELDS = [
   'stalls',
   'error',
   'cancel_requested_at',
+  'progress',
 ] as const
 
 const optionalNumber = (v: string | null | undefined) => (v ? Number(v) : undefined)
@@ -138,6 +141,7 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
     stalls: Number(f.stalls ?? 0),
   }
   if (f.cancel_requested_at) meta.cancel_requested_at = Number(f.cancel_requested_at)
+  if (f.progress) meta.progress = Number(f.progress)
   if (f.error) meta.error = JSON.parse(f.error) as JobError
   return meta
 }
@@ -314,9 +318,11 @@ export class JobRecords {
     )
   }
 
-  // checked by the worker while it runs the job
-  async cancelRequested(workspaceId: string, id: string): Promise<boolean> {
-    return (await this.#client.hexists(this.key(workspaceId, id), 'cancel_requested_at')) === 1
+  // the worker's look at a job it runs: stores the progress its operation reported (if any) and answers
+  // whether the job was asked to stop, in one round trip
+  async watch(workspaceId: string, id: string, progress: number | undefined): Promise<boolean> {
+    const fraction = progress === undefined ? '' : String(progress)
+    return (await this.#client.anvilJobProgress(this.key(workspaceId, id), fraction)) === 1
   }
 
   async readMeta(workspaceId: string, id: string): Promise<JobMeta | undefined> {
