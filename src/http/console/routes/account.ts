@@ -55,7 +55,9 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
     security: 'none',
     operationId: 'consoleSignUp',
     summary: 'Create an account and its first workspace, and sign in',
-    description: 'Sets the anvil_session cookie. Limited per source address.',
+    description:
+      'Sets the anvil_session cookie. Limited per source address. Idempotency-Key is not honoured here: an ' +
+      'account is unique per email, so a retry never creates a second account or workspace (409 ERR_CONFLICT).',
     tags,
     body: signUpBody,
     response: sessionSchema.extend({ workspace: workspaceSchema }),
