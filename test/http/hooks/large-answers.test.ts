@@ -13,12 +13,21 @@ const seen: { stream: boolean; length: unknown }[] = []
 beforeAll(async () => {
   await app.register(largeAnswers)
   // a route-level onSend hook runs after the app's: it sees what the hook made of the payload
-  const observe = (_req: unknown, reply: { getHeader(n: string): unknown }, payload: unknown, done: Function) => {
+  const observe = (
+    _req: unknown,
+    reply: { getHeader(n: string): unknown },
+    payload: unknown,
+    done: (err: null, value: unknown) => void,
+  ) => {
     seen.push({ stream: payload instanceof Readable, length: reply.getHeader('content-length') })
     done(null, payload)
   }
-  app.get('/big', { onSend: observe }, async (_req, reply) => reply.type('application/octet-stream').send(big))
-  app.get('/small', { onSend: observe }, async (_req, reply) => reply.type('application/octet-stream').send(small))
+  app.get('/big', { onSend: observe }, async (_req, reply) =>
+    reply.type('application/octet-stream').send(big),
+  )
+  app.get('/small', { onSend: observe }, async (_req, reply) =>
+    reply.type('application/octet-stream').send(small),
+  )
   await app.ready()
 })
 afterAll(() => app.close())
