@@ -493,8 +493,10 @@ export class MemoryStore implements Store {
   }
 
   async getKeys(workspaceId: string, ids: readonly string[]): Promise<ApiKeyRecord[]> {
-    const found = ids.map((id) => this.#keys.get(id)).filter((k) => k?.workspace_id === workspaceId)
-    return structuredClone(found as ApiKeyRecord[])
+    const found = ids
+      .map((id) => this.#keys.get(id))
+      .filter((k): k is ApiKeyRecord => k?.workspace_id === workspaceId)
+    return structuredClone(found)
   }
 
   async rotatedFrom(workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
