@@ -136,6 +136,7 @@ export const envSchema = z
     JOBS_RESULT_TTL_SECONDS: positiveInt.default(86_400),
     JOBS_CONCURRENCY: positiveInt.optional(),
     JOBS_STALLED_INTERVAL_MS: positiveInt.default(30_000),
+    JOBS_PROGRESS_INTERVAL_MS: positiveInt.default(250),
     JOBS_WORKER_METRICS_PORT: port.default(9465),
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     // Idempotency-Key records: how long a create's response is replayed (src/http/hooks/idempotency.ts)
@@ -204,6 +205,8 @@ export interface JobsConfig {
   concurrency: number | undefined
   // how often workers look for jobs whose worker died, and how long a job's lock lives unrenewed
   stalledIntervalMs: number
+  // how often a running job's progress is stored on its record (and, on Redis, its cancel flag read)
+  progressIntervalMs: number
   workerMetricsPort: number
   workerMetricsHost: string
 }
@@ -301,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resultTtlSeconds: e.JOBS_RESULT_TTL_SECONDS,
       concurrency: e.JOBS_CONCURRENCY,
       stalledIntervalMs: e.JOBS_STALLED_INTERVAL_MS,
+      progressIntervalMs: e.JOBS_PROGRESS_INTERVAL_MS,
       workerMetricsPort: e.JOBS_WORKER_METRICS_PORT,
       workerMetricsHost: e.JOBS_WORKER_METRICS_HOST,
     },

@@ -4,6 +4,7 @@ import { isAppError } from '../errors.ts'
 import { okEnvelopeBytes, parseAndValidate } from '../lib/raw-json.ts'
 import { parseJsonExact } from '../ops/json/number.ts'
 import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../ops/registry.ts'
+import { reportProgress } from './progress-board.ts'
 import { markStarted } from './start-board.ts'
 import { runStreamTask } from './stream-thread.ts'
 import { isStreamTask } from './stream-types.ts'
@@ -20,6 +21,14 @@ await prepareThread(workerData as WarmUpData | undefined)
 function spec(op: string): OpSpec {
   if (!isOpName(op)) throw new Error(`unknown operation ${op}`)
   return OPERATIONS[op] as OpSpec
+}
+
+// The progress callback of a task's operation: into the task's slot of the pool's progress board, read by
+// whoever waits for it (src/exec/progress-board.ts). None outside a pool (tests call the entry directly).
+function progressOf(slot: number | undefined): ((fraction: number) => void) | undefined {
+  const board = (workerData as { progress?: SharedArrayBuffer } | undefined)?.progress
+  if (!board || slot === undefined) return undefined
+  return (fraction) => reportProgress(board, slot, fraction)
 }
 
 // What a task does, by kind; `bytes` replies are a response body the gateway sends without touching it.
@@ -42,8 +51,10 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
     // loaded on a thread's first job task: a thread that only serves requests boots without it
     case 'job.prepare':
       return { value: (await import('../jobs/task.ts')).prepareBody(task.raw) }
-    case 'job.run':
-      return { json: await (await import('../jobs/task.ts')).runBody(task.raw, task.maxResultBytes) }
+    case 'job.run': {
+      const { runBody } = await import('../jobs/task.ts')
+      return { json: await runBody(task.raw, task.maxResultBytes, progressOf(task.slot)) }
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina'
 import type { PoolConfig, PoolsConfig } from '../config.ts'
 import { PoolAdmission } from './admission.ts'
+import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
 import { startThreadpoolOnThisThread } from './thread-policy.ts'
 
@@ -11,6 +12,8 @@ export interface NamedPool {
   admission: PoolAdmission
   // when each of its tasks started running, shared with its threads (compute budgets count from there)
   starts: StartBoard
+  // how far each of its tasks has got, as its operation reported (jobs' progress), same slots
+  progress: ProgressBoard
   // whether every thread started at boot has loaded and warmed its ops (src/exec/thread-warmup.ts)
   warm(): boolean
 }
@@ -45,6 +48,7 @@ function threadLimits(memoryMb: number) {
 function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
   const capacity = config.threads + config.queue
   const starts = new StartBoard(capacity)
+  const progress = new ProgressBoard(capacity)
   // each thread adds one here once its ops are loaded and warm (a replacement thread adds again: the count
   // only says the boot threads got there, and a replaced thread does not make the gateway unready)
   const warmed = new Int32Array(new SharedArrayBuffer(4))
@@ -62,6 +66,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     workerData: {
       pool: name,
       starts: starts.buffer,
+      progress: progress.buffer,
       warmUp: warm,
       warmed: warmed.buffer,
     },
@@ -75,6 +80,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     piscina,
     admission: new PoolAdmission(capacity, config.threads),
     starts,
+    progress,
     warm: () => !warm || Atomics.load(warmed, 0) >= config.threads,
   }
 }

@@ -3,6 +3,7 @@ import { ownsBuffer } from '../lib/raw-json.ts'
 import type { Reservation } from './admission.ts'
 import { classifyPoolFailure, PoolTaskError, QUEUE_FULL } from './pool-failure.ts'
 import type { NamedPool } from './pools.ts'
+import type { ProgressProbe } from './progress-board.ts'
 import { watchBudget } from './start-board.ts'
 import type { Task, TaskReply } from './task-types.ts'
 
@@ -18,6 +19,8 @@ export interface SubmitOptions {
   reservation?: Reservation | null
   // the caller's own stop (a job worker shutting down): aborts the task, classified 'stopped'
   stop?: AbortSignal
+  // reads what the task's operation reports of its progress, while it runs (jobs)
+  progress?: ProgressProbe
 }
 
 export interface Submitted {
@@ -37,7 +40,7 @@ function transferable(task: Task): ArrayBuffer[] | undefined {
 // start board, a turn at its threads (round-robin across workspaces), then Piscina, under a budget that
 // starts when a thread starts the task. Rejects with PoolTaskError (pool-failure.ts) when no reply came.
 export async function submitTask(pool: NamedPool, task: Task, options: SubmitOptions): Promise<Submitted> {
-  const { workspaceId, budgetMs, reservation, stop } = options
+  const { workspaceId, budgetMs, reservation, stop, progress } = options
   if (!pool.admission.start(reservation ?? undefined, workspaceId)) {
     throw new PoolTaskError('overloaded', QUEUE_FULL)
   }
@@ -46,6 +49,8 @@ export async function submitTask(pool: NamedPool, task: Task, options: SubmitOpt
     pool.admission.finish(workspaceId)
     throw new PoolTaskError('overloaded', QUEUE_FULL)
   }
+  pool.progress.reset(slot)
+  progress?.attach(() => pool.progress.read(slot))
   const submittedAt = performance.timeOrigin + performance.now()
   const controller = new AbortController()
   const signal = stop ? AbortSignal.any([controller.signal, stop]) : controller.signal
@@ -63,6 +68,7 @@ export async function submitTask(pool: NamedPool, task: Task, options: SubmitOpt
     throw new PoolTaskError(kind, err, pool.starts.startedAt(slot))
   } finally {
     stopWatching()
+    progress?.detach()
     if (turn) pool.admission.turns.release()
     pool.starts.release(slot)
     pool.admission.finish(workspaceId)

@@ -44,6 +44,7 @@ export async function openJobs(config: Config, deps: OpenJobsDeps): Promise<JobS
         pools: deps.pools,
         concurrency: embeddedConcurrency(config),
         resultTtlSeconds: config.jobs.resultTtlSeconds,
+        progressIntervalMs: config.jobs.progressIntervalMs,
         clock: deps.clock,
         metrics,
         log: deps.log,

@@ -1,6 +1,7 @@
 import { ERRORS } from '../errors.ts'
 import { PoolTaskError } from '../exec/pool-failure.ts'
 import type { NamedPool, PoolSet } from '../exec/pools.ts'
+import type { ProgressProbe } from '../exec/progress-board.ts'
 import { submitTask } from '../exec/submit.ts'
 import type { Task, TaskReply } from '../exec/task-types.ts'
 import type { JobError, JobMeta, JobOutcome } from './types.ts'
@@ -17,7 +18,7 @@ export class PoolBusyError extends Error {
 export async function onPool(
   pool: NamedPool,
   task: Task,
-  options: { workspaceId: string; budgetMs: number; stop?: AbortSignal },
+  options: { workspaceId: string; budgetMs: number; stop?: AbortSignal; progress?: ProgressProbe },
 ): Promise<TaskReply> {
   try {
     return (await submitTask(pool, task, options)).reply
@@ -37,17 +38,20 @@ export function knownError(error: JobError): JobError {
 }
 
 // Runs a job on its workspace's pool under the job budget. Resolves with how the job ended; rejects only
-// when it did not end: `stop` aborted (shutdown) or the pool was full (PoolBusyError).
+// when it did not end: `stop` aborted (shutdown) or the pool was full (PoolBusyError). `progress` reads, while
+// the task runs, the fraction its operation has reported (the caller stores it on the job's record).
 export async function runJob(
   pools: PoolSet,
   job: Pick<JobMeta, 'workspace_id' | 'tier' | 'budget_ms' | 'max_result_bytes'>,
   input: Uint8Array,
   stop: AbortSignal,
+  progress?: ProgressProbe,
 ): Promise<JobOutcome> {
   const pool = pools.pick(job.workspace_id, job.tier)
   const task: Task = { kind: 'job.run', raw: input, maxResultBytes: job.max_result_bytes }
   try {
-    const reply = await onPool(pool, task, { workspaceId: job.workspace_id, budgetMs: job.budget_ms, stop })
+    const options = { workspaceId: job.workspace_id, budgetMs: job.budget_ms, stop }
+    const reply = await onPool(pool, task, progress ? { ...options, progress } : options)
     if (reply.ok) return { status: 'completed', result: reply.json! }
     return { status: 'failed', error: knownError(reply.error as JobError), reason: 'operation' }
   } catch (err) {

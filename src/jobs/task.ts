@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts'
 import { parseAndValidate } from '../lib/raw-json.ts'
 import { parseJsonExact, plainNumbers } from '../ops/json/number.ts'
+import type { OpContext, Progress } from '../ops/progress.ts'
 import { exactNumbers, OPERATIONS } from '../ops/registry.ts'
 import { checkJobParams, jobBody } from './schema.ts'
 import type { JobOperation } from './types.ts'
@@ -27,9 +28,16 @@ export function prepareBody(bytes: Uint8Array): JobOperation {
 
 // A job run: the data the synchronous endpoint answers with, as JSON text, measured here, on the worker
 // thread: an oversized result never reaches the gateway or the store.
-export async function runBody(input: Uint8Array, maxResultBytes: number): Promise<string> {
+// `progress`: the op's progress callback, for the operations that can tell (see src/ops/progress.ts).
+export async function runBody(
+  input: Uint8Array,
+  maxResultBytes: number,
+  progress?: Progress,
+): Promise<string> {
   const body = parseAndValidate(input, jobBody, parseJob)
-  const value = await OPERATIONS[body.operation].run(body.params as never)
+  // every job operation takes an OpContext second (json.diff ignores it: it cannot tell how far it is)
+  const run = OPERATIONS[body.operation].run as (params: unknown, context: OpContext) => unknown
+  const value = await run(body.params, { progress })
   const text = JSON.stringify(value)
   // UTF-8 is at most 3 bytes per UTF-16 unit: most results are decided without measuring
   if (text.length * 3 > maxResultBytes) {

@@ -47,6 +47,9 @@ export interface JobMeta {
   error?: JobError
   // DELETE /v1/jobs/{id} while it ran: the worker running it stops it and records it cancelled
   cancel_requested_at?: number
+  // the fraction of its work the operation last reported while it ran (0 ≤ f < 1; only ever grows);
+  // absent until an operation that can tell has reported a step
+  progress?: number
   // runs started, and runs lost because their worker died
   attempts: number
   stalls: number

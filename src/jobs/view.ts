@@ -31,14 +31,16 @@ export function jobView(meta: JobMeta) {
   }
 }
 
-// Honest progress, 0 to 1: what the worker has told. It sets the job active when a run starts and its
-// outcome when the run ends; no operation reports steps from inside a run yet, so a running job stays at
-// 0 until it is done. null when the job did not run to its end (failed or cancelled: no fraction applies).
+// Honest progress, 0 to 1: what the worker has told. While the job runs, the fraction its operation
+// last reported (hash, json.format, json.patch report steps; json.diff cannot tell and stays at 0), kept
+// by the record as it only grows (a job queued again after a lost run keeps what the lost run reached
+// until the new run passes it); 1 once completed; null when the job did not run to its end (failed or
+// cancelled: no fraction applies).
 export function progressOf(meta: JobMeta): number | null {
   switch (meta.status) {
     case 'queued':
     case 'active':
-      return 0
+      return meta.progress ?? 0
     case 'completed':
       return 1
     default:

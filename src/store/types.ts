@@ -197,6 +197,11 @@ export interface Store {
   // Pages of the lists, newest first, from ordered structures (a ZSET by creation time on Redis).
   pageWorkspaces(page: PageRequest): Promise<Page<Workspace> | undefined>
   pageKeys(workspaceId: string, page: PageRequest): Promise<Page<ApiKeyRecord> | undefined>
+  // What a page of keys shows beside its own records, read for the page's ids only (one pipelined round
+  // trip on Redis): the records of these keys of the workspace (unknown or foreign ids left out), and, for
+  // each of these ids a rotation issued, the id of the key it replaced.
+  getKeys(workspaceId: string, ids: readonly string[]): Promise<ApiKeyRecord[]>
+  rotatedFrom(workspaceId: string, ids: readonly string[]): Promise<Map<string, string>>
 
   // Idempotency-Key records, `id` already scoped and hashed by the caller. begin() takes the key for a
   // first request atomically (answers undefined) or answers what is there: another request still running,

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { RedisAccountStore } from '../../src/accounts/store/redis.ts'
 import type { Session } from '../../src/accounts/store/types.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
 import { expectBackoffSemantics } from '../http/console/backoff-contract.ts'
+import { expectMembershipPages } from './memberships-contract.ts'
 
 function session(id: string, userId: string, expiresAt: number): Session {
   const now = new Date().toISOString()
@@ -77,6 +79,20 @@ describeRedis('Redis account store', () => {
       created_at: '2026-01-03',
     })
     expect((await store.listMemberships('u2')).map((m) => m.workspace_id)).toEqual(['ws_1', 'ws_2'])
+  })
+
+  it("pages a person's memberships from a sorted set, newest first", async () => {
+    const listed = await expectMembershipPages(store, 'u-pages')
+    // memberships written before the sorted set existed are added to it by the first page read
+    const raw = new Redis(redis.url)
+    try {
+      await raw.del('test:console:members-bytime:u-pages')
+      const page = await store.pageMemberships('u-pages', { limit: 10 })
+      expect(page).toEqual({ data: listed, has_more: false })
+      expect(await raw.zcard('test:console:members-bytime:u-pages')).toBe(listed.length)
+    } finally {
+      raw.disconnect()
+    }
   })
 
   it('takes attempts against a growing delay, atomically; Redis forgets a quiet record', async () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ACCOUNTS_FILE, MemoryAccountStore } from '../../src/accounts/store/memory.ts'
 import type { Session } from '../../src/accounts/store/types.ts'
 import { expectBackoffSemantics } from '../http/console/backoff-contract.ts'
+import { expectMembershipPages } from './memberships-contract.ts'
 
 const T0 = Date.UTC(2026, 2, 1, 12)
 
@@ -24,6 +25,19 @@ describe('memory account store', () => {
   afterEach(async () => {
     if (dir) await rm(dir, { recursive: true, force: true })
     dir = undefined
+  })
+
+  it("pages a person's memberships newest first, and keeps the order across a restart", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'anvil-accounts-'))
+    const first = await MemoryAccountStore.open({ dataDir: dir, clock: () => T0 })
+    const listed = await expectMembershipPages(first, 'usr_pages')
+    await first.close()
+    const second = await MemoryAccountStore.open({ dataDir: dir, clock: () => T0 })
+    expect(await second.pageMemberships('usr_pages', { limit: 10 })).toEqual({
+      data: listed,
+      has_more: false,
+    })
+    await second.close()
   })
 
   it('claims an email once', async () => {

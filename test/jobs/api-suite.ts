@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterEach, expect, it } from 'vitest'
 import { jobResult } from '../../src/http/v1/jobs.ts'
 import { editedList } from '../ops/json/diff/large-helpers.ts'
-import type { JobsApp, StartJobsApp } from './jobs-harness.ts'
+import { type JobsApp, movingPatchJob, type StartJobsApp } from './jobs-harness.ts'
 
 const DAY_MS = 86_400_000
 const doc = (n: number) => ({ items: Array.from({ length: n }, (_, i) => ({ id: i, name: `item ${i}` })) })
@@ -309,6 +309,35 @@ export function jobsApiSuite(start: StartJobsApp): void {
       await new Promise((r) => setTimeout(r, 50))
     }
   }
+
+  it('reports progress while a job over a large input runs: between 0 and 1, never decreasing, then 1', async () => {
+    // stored every 20 ms rather than 250, so a run of a fraction of a second is seen several times
+    h = await start({ env: { JOBS_PROGRESS_INTERVAL_MS: '20' } })
+    const { job: patchJob, rotated } = movingPatchJob()
+    const submitted = await h.submit(patchJob)
+    expect(submitted.statusCode).toBe(202)
+    const id = submitted.json().data.id as string
+    const seen: { status: string; progress: number | null }[] = []
+    const deadline = Date.now() + 60_000
+    for (;;) {
+      const { status, progress } = (await statusOf(h, id)).data
+      seen.push({ status, progress })
+      if (status === 'completed' || status === 'failed' || Date.now() > deadline) break
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    const job = (await statusOf(h, id)).data
+    expect(job.status).toBe('completed')
+    expect(job.progress).toBe(1)
+    expect(job.result).toEqual(rotated)
+    const fractions = seen.map((s) => s.progress)
+    expect(fractions.at(-1)).toBe(1)
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]!).toBeGreaterThanOrEqual(fractions[i - 1]!)
+    const between = seen.filter((s) => s.progress! > 0 && s.progress! < 1)
+    expect(between.length, JSON.stringify(seen)).toBeGreaterThan(0)
+    for (const s of between) expect(s.status).toBe('active')
+    // and the list shows the same: progress 1 once completed
+    expect((await h.get('/v1/jobs?limit=1')).json().data.data[0]).toMatchObject({ id, progress: 1 })
+  }, 120_000)
 
   it("GET /v1/jobs lists the workspace's jobs newest first, paged, filtered by status", async () => {
     h = await start()

@@ -7,6 +7,23 @@ import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/harness.ts'
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+// A job over a large input (1.4 MB) that runs for a fraction of a second and reports its progress at each of
+// its 4,000 operations: each moves the first item of a 200,000-item array to its end. `rotated` is its result.
+export function movingPatchJob() {
+  const items = Array.from({ length: 200_000 }, (_, i) => i)
+  const moves = 4_000
+  return {
+    job: {
+      operation: 'json.patch',
+      params: {
+        document: { items },
+        patch: Array.from({ length: moves }, () => ({ op: 'move', from: '/items/0', path: '/items/-' })),
+      },
+    },
+    rotated: { result: { items: [...items.slice(moves), ...items.slice(0, moves)] } },
+  }
+}
+
 // A gateway with jobs, embedded or on Redis (then with a job consumer in this process, the same code
 // `npm run worker` runs), on a clock the test can move forward.
 export interface JobsApp {

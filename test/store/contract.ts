@@ -410,6 +410,22 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect(await s.pageKeys('ws_empty', { limit: 2 })).toEqual({ data: [], has_more: false })
     })
 
+    it("reads a page's neighbours by id: keys of the workspace, and which key a rotation replaced", async () => {
+      const s = await open()
+      const ws = (await s.createWorkspace({ name: 'w', plan: 'pro' })).id
+      const other = (await s.createWorkspace({ name: 'o', plan: 'pro' })).id
+      const [a, b, c] = [await newKey(s, ws), await newKey(s, ws), await newKey(s, ws)]
+      const foreign = await newKey(s, other)
+      const found = await s.getKeys(ws, [c.record.id, a.record.id, foreign.record.id, 'key_nope'])
+      expect(found).toEqual([c.record, a.record])
+      expect(await s.getKeys(ws, [])).toEqual([])
+      // b replaced a (a rotation: the old key points at its replacement); c replaced nothing
+      await s.updateKey(a.record.id, { rotated_to: b.record.id })
+      const links = await s.rotatedFrom(ws, [a.record.id, b.record.id, c.record.id])
+      expect([...links]).toEqual([[b.record.id, a.record.id]])
+      expect(await s.rotatedFrom(other, [b.record.id])).toEqual(new Map())
+    })
+
     it('idempotency records: the first begin takes the key, later ones see it; finish keeps, release frees', async () => {
       const s = await open()
       expect(await s.idempotencyBegin('rec-1', 'fp-a', 60_000)).toBeUndefined()

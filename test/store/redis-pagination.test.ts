@@ -70,5 +70,14 @@ describeRedis('Redis store pagination', () => {
     const keyPage = await store.pageKeys(ws, { limit: 10 })
     expect(keyPage!.data.map((k) => k.id)).toEqual([...keys].reverse())
     expect(await raw.zcard(`${prefix}:{ws:${ws}}:keys:bytime`)).toBe(4)
+
+    // a rotation recorded before the reverse index existed is found by the index built on first use
+    await store.updateKey(keys[0]!, { rotated_to: keys[1]! })
+    await raw.del(`${prefix}:{ws:${ws}}:keys:rotated-from`)
+    expect(await store.rotatedFrom(ws, [keys[1]!, keys[2]!])).toEqual(new Map([[keys[1]!, keys[0]!]]))
+    expect(await raw.hgetall(`${prefix}:{ws:${ws}}:keys:rotated-from`)).toEqual({
+      [keys[1]!]: keys[0]!,
+      '*': '1',
+    })
   })
 })

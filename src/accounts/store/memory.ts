@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { readJsonIfExists, SnapshotWriter } from '../../lib/atomic-file.ts'
 import { randomBase62 } from '../../lib/ids.ts'
+import { OrderedIds } from '../../store/ordered-ids.ts'
+import type { Page, PageRequest } from '../../store/types.ts'
 import { nextAttemptAt } from './backoff.ts'
 import type {
   AccountStore,
@@ -38,7 +40,9 @@ export class MemoryAccountStore implements AccountStore {
   #users = new Map<string, User>()
   #userIdByEmail = new Map<string, string>()
   #sessions = new Map<string, Session>()
-  #memberships = new Map<string, Membership[]>()
+  // user id → workspace id → membership
+  #memberships = new Map<string, Map<string, Membership>>()
+  #membershipOrder = new Map<string, OrderedIds>()
   #counters = new Map<string, CounterWindow>()
   #backoffs = new Map<string, { attempts: number; next_at: number; forget_at: number }>()
   #keyLastUsed = new Map<string, number>()
@@ -71,7 +75,7 @@ export class MemoryAccountStore implements AccountStore {
       this.#userIdByEmail.set(u.email, u.id)
     }
     for (const s of snap.sessions) this.#sessions.set(s.id, s)
-    for (const m of snap.memberships) this.#membershipsOf(m.user_id).push(m)
+    for (const m of snap.memberships) this.#keepMembership(m)
     for (const [id, at] of snap.key_last_used ?? []) this.#keyLastUsed.set(id, at)
   }
 
@@ -81,7 +85,7 @@ export class MemoryAccountStore implements AccountStore {
       version: 1,
       users: [...this.#users.values()],
       sessions: [...this.#sessions.values()].filter((s) => Date.parse(s.expires_at) > now),
-      memberships: [...this.#memberships.values()].flat(),
+      memberships: [...this.#memberships.values()].flatMap((byWorkspace) => [...byWorkspace.values()]),
       key_last_used: [...this.#keyLastUsed],
     }
   }
@@ -105,13 +109,17 @@ export class MemoryAccountStore implements AccountStore {
     if (this.#dirty) await this.#persist().catch(() => {})
   }
 
-  #membershipsOf(userId: string): Membership[] {
-    let list = this.#memberships.get(userId)
-    if (!list) {
-      list = []
-      this.#memberships.set(userId, list)
+  #keepMembership(membership: Membership): void {
+    let byWorkspace = this.#memberships.get(membership.user_id)
+    let order = this.#membershipOrder.get(membership.user_id)
+    if (!byWorkspace || !order) {
+      byWorkspace = new Map()
+      order = new OrderedIds()
+      this.#memberships.set(membership.user_id, byWorkspace)
+      this.#membershipOrder.set(membership.user_id, order)
     }
-    return list
+    byWorkspace.set(membership.workspace_id, membership)
+    order.add({ created_at: membership.created_at, id: membership.workspace_id })
   }
 
   async ready(): Promise<boolean> {
@@ -171,14 +179,26 @@ export class MemoryAccountStore implements AccountStore {
   }
 
   async addMembership(membership: Membership): Promise<void> {
-    const list = this.#membershipsOf(membership.user_id)
-    if (list.some((m) => m.workspace_id === membership.workspace_id)) return
-    list.push({ ...membership })
+    if (this.#memberships.get(membership.user_id)?.has(membership.workspace_id)) return
+    this.#keepMembership({ ...membership })
     await this.#persist()
   }
 
   async listMemberships(userId: string): Promise<Membership[]> {
-    return (this.#memberships.get(userId) ?? []).map((m) => ({ ...m }))
+    return [...(this.#memberships.get(userId)?.values() ?? [])].map((m) => ({ ...m }))
+  }
+
+  async getMembership(userId: string, workspaceId: string): Promise<Membership | undefined> {
+    const found = this.#memberships.get(userId)?.get(workspaceId)
+    return found && { ...found }
+  }
+
+  async pageMemberships(userId: string, page: PageRequest): Promise<Page<Membership> | undefined> {
+    const ids = (this.#membershipOrder.get(userId) ?? new OrderedIds()).page(page)
+    if (!ids) return undefined
+    const mine = this.#memberships.get(userId)!
+    const data = ids.data.map((id) => ({ ...mine.get(id)! }))
+    return { data, has_more: ids.has_more }
   }
 
   async hitCounter(name: string, windowMs: number, now: number): Promise<CounterWindow> {

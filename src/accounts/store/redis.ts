@@ -10,6 +10,8 @@ import {
 } from '../../store/redis/client.ts'
 import { deadline, waitReady } from '../../store/redis/connection.ts'
 import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
+import { definePageIds } from '../../store/redis/scripts.ts'
+import type { Page, PageRequest } from '../../store/types.ts'
 import type {
   AccountStore,
   BackoffPolicy,
@@ -35,10 +37,16 @@ declare module 'ioredis' {
   }
 }
 
+// [score, member] of a membership in its person's sorted set: newest first is by when it was created
+function orderOf(membership: Membership): [number, string] {
+  return [Date.parse(membership.created_at) || 0, membership.workspace_id]
+}
+
 // Console accounts in Redis, so every gateway serves the same people and sessions. Each key is one
 // record and no command spans two keys, so the layout works unchanged on Redis Cluster:
 //   console:email:<email> → user id (SET NX claims an address once)
 //   console:user:<id> → hash; console:members:<user id> → hash workspace id → JSON membership
+//   console:members-bytime:<user id> → sorted set of the same workspace ids by membership time (pages)
 //   console:session:<hash> → hash, expiring with the session; console:counter:<name> → INCR with PEXPIRE NX
 //   console:backoff:<name> → hash attempts/next_at, expiring (backoff.lua decides an attempt atomically)
 //   console:last-used → sorted set, key id scored by the latest use (ZADD GT keeps the latest)
@@ -53,6 +61,7 @@ export class RedisAccountStore implements AccountStore {
     this.#client = client
     this.#prefix = `${prefix}:console`
     client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
+    definePageIds(client)
     this.#clock = clock
     this.#timeoutMs = timeoutMs
   }
@@ -154,11 +163,49 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async addMembership(membership: Membership): Promise<void> {
-    await this.#client.hsetnx(
+    const added = await this.#client.hsetnx(
       this.#key('members', membership.user_id),
       membership.workspace_id,
       JSON.stringify(membership),
     )
+    // the order second: a membership missing from it (a crash in between) is added by the next page read
+    if (added === 1) await this.#client.zadd(this.#byTime(membership.user_id), ...orderOf(membership))
+  }
+
+  #byTime(userId: string): string {
+    return this.#key('members-bytime', userId)
+  }
+
+  async getMembership(userId: string, workspaceId: string): Promise<Membership | undefined> {
+    const found = await this.#client.hget(this.#key('members', userId), workspaceId)
+    return found === null ? undefined : (JSON.parse(found) as Membership)
+  }
+
+  // The page's workspace ids from the sorted set (page-ids.lua, pipelined with the migration check), then
+  // its memberships in one HMGET. Memberships written by a version without the sorted set are added to it
+  // on the first page read.
+  async pageMemberships(userId: string, page: PageRequest): Promise<Page<Membership> | undefined> {
+    const c = this.#client
+    const members = this.#key('members', userId)
+    const byTime = this.#byTime(userId)
+    const read = () =>
+      Promise.all([
+        c.hlen(members),
+        c.zcard(byTime),
+        c.anvilPageIds(byTime, page.startingAfter ?? '', page.limit),
+      ])
+    const [inHash, inOrder, first] = await read()
+    let ids = first
+    if (inHash > inOrder) {
+      const all = (await c.hvals(members)).map((m) => JSON.parse(m) as Membership)
+      await c.zadd(byTime, 'NX', ...all.flatMap(orderOf))
+      ids = (await read())[2]
+    }
+    if (ids === null) return undefined
+    const pageIds = ids.slice(0, page.limit)
+    const rows = pageIds.length === 0 ? [] : await c.hmget(members, ...pageIds)
+    const data = rows.filter((r) => r !== null).map((r) => JSON.parse(r) as Membership)
+    return { data, has_more: ids.length > page.limit }
   }
 
   async listMemberships(userId: string): Promise<Membership[]> {

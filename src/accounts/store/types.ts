@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from '../../store/types.ts'
+
 // Console accounts: people, their sessions and the workspaces they own. Kept apart from the gateway's
 // Store (keys, limits, usage) so the hot path never loads it; every method is async so a Redis
 // implementation can follow the memory one without changing a caller.
@@ -76,6 +78,10 @@ export interface AccountStore {
 
   addMembership(membership: Membership): Promise<void>
   listMemberships(userId: string): Promise<Membership[]>
+  getMembership(userId: string, workspaceId: string): Promise<Membership | undefined>
+  // A page of a person's memberships, newest first (created_at, then workspace id), from an ordered
+  // structure (a sorted set on Redis): the cursor is a workspace id; undefined when it is not one of them.
+  pageMemberships(userId: string, page: PageRequest): Promise<Page<Membership> | undefined>
 
   // Fixed-window counter (Redis: INCR + PEXPIRE NX): adds one and returns the window after the hit.
   hitCounter(name: string, windowMs: number, now: number): Promise<CounterWindow>

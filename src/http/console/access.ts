@@ -28,8 +28,7 @@ export async function ownedWorkspace(
   userId: string,
   workspaceId: string,
 ): Promise<{ workspace: Workspace; role: Role }> {
-  const memberships = await deps.accounts.listMemberships(userId)
-  const membership = memberships.find((m) => m.workspace_id === workspaceId)
+  const membership = await deps.accounts.getMembership(userId, workspaceId)
   const workspace = membership && (await deps.store.getWorkspace(workspaceId))
   if (!membership || !workspace) throw notFound('workspace', workspaceId)
   return { workspace, role: membership.role }

@@ -1,6 +1,7 @@
 import type { Role } from '../../accounts/store/types.ts'
 import { monthOf } from '../../limits/month.ts'
 import { effectiveLimits, type PlanTable } from '../../limits/plans.ts'
+import { newestFirst } from '../../store/page.ts'
 import type { ApiKeyRecord, Environment, Project, Usage, Workspace } from '../../store/types.ts'
 import type { ConsoleDeps } from './context.ts'
 
@@ -43,43 +44,53 @@ export function keyStatus(key: ApiKeyRecord, now: number): KeyStatus {
   return key.rotated_to ? 'rotated' : 'active'
 }
 
-// Keys newest first, with the names of their project and environment and when they were last used.
-export async function keyViews(deps: ConsoleDeps, workspaceId: string, records?: ApiKeyRecord[]) {
-  const all = await deps.store.listKeys(workspaceId)
-  const keys = records ?? all
+// Keys as the console shows them, for the records it was handed (one page of the list, or one key), in
+// their order: what a row names beside its record (the names of its project and environment, the key at
+// the other end of a rotation, when it was last used) is read for these keys only, so a page costs the
+// same whatever else the workspace holds.
+export async function keyViews(deps: ConsoleDeps, workspaceId: string, records: ApiKeyRecord[]) {
+  const { store } = deps
+  const ids = records.map((k) => k.id)
+  const projectIds = [...new Set(records.map((k) => k.project_id))]
+  const [rotatedFrom, projects, environments, lastUsed] = await Promise.all([
+    store.rotatedFrom(workspaceId, ids),
+    records.length === 0 ? [] : store.listProjects(workspaceId),
+    Promise.all(projectIds.map((id) => store.listEnvironments(id))),
+    deps.activity.lastUsed(ids),
+  ])
   // a rotation links two keys: each row names the other by prefix, so a replacement is recognisable
-  const byId = new Map(all.map((k) => [k.id, k]))
-  const rotatedFrom = new Map(all.filter((k) => k.rotated_to).map((k) => [k.rotated_to!, k]))
+  const known = new Map(records.map((k) => [k.id, k]))
+  const others = [...records.map((k) => k.rotated_to), ...rotatedFrom.values()]
+  const missing = [...new Set(others)].filter((id): id is string => id !== null && !known.has(id))
+  if (missing.length > 0) for (const k of await store.getKeys(workspaceId, missing)) known.set(k.id, k)
   const link = (k: ApiKeyRecord | undefined) => (k ? { id: k.id, prefix: k.prefix } : null)
-  const projects = await projectViews(deps, workspaceId)
-  const lastUsed = await deps.activity.lastUsed(keys.map((k) => k.id))
+  const projectNames = new Map(projects.map((p) => [p.id, p.name]))
+  const environmentNames = new Map(environments.flat().map((e) => [e.id, e.name]))
   const now = deps.clock()
-  return keys
-    .map((k) => {
-      const project = projects.find((p) => p.id === k.project_id)
-      const environment = project?.environments.find((e) => e.id === k.environment_id)
-      const used = lastUsed.get(k.id)
-      return {
-        id: k.id,
-        name: k.name,
-        prefix: k.prefix,
-        mode: k.mode,
-        status: keyStatus(k, now),
-        project: { id: k.project_id, name: project?.name ?? '' },
-        environment: { id: k.environment_id, name: environment?.name ?? '' },
-        families: k.families,
-        allowed_cidrs: k.allowed_cidrs,
-        expires_at: k.expires_at,
-        monthly_quota: k.monthly_quota,
-        created_at: k.created_at,
-        last_used_at: used === undefined ? null : new Date(used).toISOString(),
-        revoked_at: k.revoked_at,
-        rotated_to: k.rotated_to,
-        replaced_by: link(k.rotated_to ? byId.get(k.rotated_to) : undefined),
-        rotated_from: link(rotatedFrom.get(k.id)),
-      }
-    })
-    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+  return records.map((k) => {
+    const used = lastUsed.get(k.id)
+    const from = known.get(rotatedFrom.get(k.id) ?? '')
+    return {
+      id: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      mode: k.mode,
+      status: keyStatus(k, now),
+      project: { id: k.project_id, name: projectNames.get(k.project_id) ?? '' },
+      environment: { id: k.environment_id, name: environmentNames.get(k.environment_id) ?? '' },
+      families: k.families,
+      allowed_cidrs: k.allowed_cidrs,
+      expires_at: k.expires_at,
+      monthly_quota: k.monthly_quota,
+      created_at: k.created_at,
+      last_used_at: used === undefined ? null : new Date(used).toISOString(),
+      revoked_at: k.revoked_at,
+      rotated_to: k.rotated_to,
+      replaced_by: link(k.rotated_to ? known.get(k.rotated_to) : undefined),
+      // the index is written before the rotation's patch: it counts once the old key says so too
+      rotated_from: link(from?.rotated_to === k.id ? from : undefined),
+    }
+  })
 }
 export type KeyView = Awaited<ReturnType<typeof keyViews>>[number]
 
@@ -93,7 +104,8 @@ export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?:
   const m = month ?? monthOf(deps.clock())
   const [usage, keys]: [Usage, KeyView[]] = await Promise.all([
     deps.store.usage(workspace.id, m),
-    keyViews(deps, workspace.id),
+    // a month's report names every key of the workspace (not a list page: no pagination)
+    deps.store.listKeys(workspace.id).then((all) => keyViews(deps, workspace.id, all.sort(newestFirst))),
   ])
   const limits = effectiveLimits(deps.plans, workspace.plan, workspace.overrides)
   const zero = { requests: 0, refused_rate: 0, refused_quota: 0 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { AppError, ERRORS } from '../../errors.ts'
 import type { PoolSet } from '../../exec/pools.ts'
+import { ProgressProbe } from '../../exec/progress-board.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
 import { newestFirst, pageOf } from '../../store/page.ts'
 import type { Page } from '../../store/types.ts'
@@ -30,6 +31,8 @@ export interface EmbeddedJobsOptions {
   pools: PoolSet
   concurrency: Record<Tier, number>
   resultTtlSeconds: number
+  // how often a running job's progress is read from its pool task into its record
+  progressIntervalMs: number
   clock: () => number
   metrics: JobMetrics
   log: (message: string, detail: Record<string, unknown>) => void
@@ -255,11 +258,17 @@ export class EmbeddedJobBackend implements JobBackend {
     meta.started_at = this.#o.clock()
     meta.attempts++
     const ranAt = performance.now()
+    // what the operation reports of its progress goes to the record (in memory: GET reads it there)
+    const probe = new ProgressProbe()
+    const watch = setInterval(() => {
+      const fraction = probe.value()
+      if (fraction !== undefined && fraction > (meta.progress ?? 0)) meta.progress = fraction
+    }, this.#o.progressIntervalMs)
     let outcome: JobOutcome
     try {
       await this.#files.writeMeta(meta)
       const input = await this.#files.readInput(meta.id)
-      outcome = await runJob(this.#o.pools, meta, input, AbortSignal.any([stop, cancel]))
+      outcome = await runJob(this.#o.pools, meta, input, AbortSignal.any([stop, cancel]), probe)
     } catch (err) {
       // DELETE /v1/jobs/{id} stopped it (not a shutdown): its outcome is cancelled
       if (cancel.aborted && !stop.aborted) return this.#cancelled(meta)
@@ -274,6 +283,8 @@ export class EmbeddedJobBackend implements JobBackend {
       await this.#files.writeMeta(meta)
       if (err instanceof PoolBusyError) this.#retryLater(meta)
       return
+    } finally {
+      clearInterval(watch)
     }
     await this.#finish(meta, outcome, performance.now() - ranAt)
   }

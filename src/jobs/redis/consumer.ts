@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { DelayedError, type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq'
 import type { JobsConfig } from '../../config.ts'
 import type { PoolSet } from '../../exec/pools.ts'
+import { ProgressProbe } from '../../exec/progress-board.ts'
 import type { Tracing } from '../../observability/tracing/types.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
@@ -15,9 +16,6 @@ import { openQueues } from './backend.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, queueDepth, queueName } from './layout.ts'
 import { JobRecords } from './records.ts'
-
-// how often a running job's record is checked for a cancel request (one HEXISTS per running job)
-const CANCEL_CHECK_MS = 250
 
 export type JobLog = (
   level: 'info' | 'warn' | 'error',
@@ -107,14 +105,16 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       // expired before it ran, or finished by a run presumed dead
       if (started.state !== 'run') return
       // BullMQ cannot kill a running job: DELETE /v1/jobs/{id} sets a flag on the record, checked here
-      // while the job runs; when it is set, the pool task is aborted and the job recorded cancelled
+      // while the job runs (with the progress its operation reported, one script per look); when it is
+      // set, the pool task is aborted and the job recorded cancelled
       const cancel = new AbortController()
+      const probe = new ProgressProbe()
       const watch = setInterval(() => {
-        records.cancelRequested(ws, job.id!).then(
+        records.watch(ws, job.id!, probe.value()).then(
           (asked) => asked && cancel.abort(),
           () => {},
         )
-      }, CANCEL_CHECK_MS)
+      }, jobs.progressIntervalMs)
       let outcome: JobOutcome
       try {
         outcome = await runJob(
@@ -122,6 +122,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
           { workspace_id: ws, tier, budget_ms: started.budgetMs, max_result_bytes: started.maxResultBytes },
           started.input,
           AbortSignal.any([stop.signal, cancel.signal]),
+          probe,
         )
       } catch (err) {
         if (cancel.signal.aborted && !stop.signal.aborted) {

@@ -5,6 +5,9 @@
 --
 -- KEYS[1]  the job record hash (<p>:{ws:<workspace id>}:job:<job id>)
 -- KEYS[2]  the workspace's in-flight set (job-create.lua)
+-- KEYS[3]  the workspace's queued jobs by submission time (<p>:{ws:<workspace id>}:jobs:status:queued)
+-- KEYS[4]  its active jobs (…:jobs:status:active)
+-- KEYS[5]  its cancelled jobs (…:jobs:status:cancelled): a cancelled job moves there
 -- ARGV[1]  now, epoch ms
 -- ARGV[2]  expires_at, epoch ms
 -- ARGV[3]  time to live, ms
@@ -30,4 +33,7 @@ redis.call('ZREM', KEYS[2], ARGV[4])
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finished_at', ARGV[1], 'expires_at', ARGV[2])
 redis.call('HDEL', KEYS[1], 'input')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('ZREM', KEYS[3], ARGV[4])
+redis.call('ZREM', KEYS[4], ARGV[4])
+redis.call('ZADD', KEYS[5], redis.call('HGET', KEYS[1], 'created_at'), ARGV[4])
 return 'cancelled'

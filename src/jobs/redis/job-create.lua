@@ -6,6 +6,10 @@
 --          ids scored by submission time; job-finish.lua and forget take the id out again
 -- KEYS[3]  the workspace's job list (<p>:{ws:<workspace id>}:jobs:all), a sorted set of every job id by
 --          submission time, for GET /v1/jobs; entries whose record expired are dropped when read
+-- KEYS[4..8] the workspace's job list per status (<p>:{ws:<workspace id>}:jobs:status:<status>, for
+--          queued, active, completed, failed, cancelled), sorted sets by submission time like KEYS[3]:
+--          the job is in the one of its status (every script that changes a status moves it), so a page
+--          of GET /v1/jobs?status= reads that status's jobs only
 -- ARGV[1]  most jobs in flight; -1 for no cap
 -- ARGV[2]  the record's time to live until the job finishes, ms
 -- ARGV[3]  the job id
@@ -22,6 +26,10 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[3])
 -- entries older than any record can live (PENDING_TTL_MS, ARGV[2], then the result TTL: twice it is ample)
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. (tonumber(ARGV[4]) - 2 * tonumber(ARGV[2])))
+local stale = '(' .. (tonumber(ARGV[4]) - 2 * tonumber(ARGV[2]))
+for i = 3, 8 do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', stale)
+end
 return 1

@@ -1,6 +1,15 @@
 import type { JobsOptions, Queue } from 'bullmq'
 import type { TraceCarrier } from '../../observability/tracing/types.ts'
-import { emptyDepth, type NewJob, planPriority, type QueueDepth, TIERS, type Tier } from '../types.ts'
+import {
+  emptyDepth,
+  JOB_STATUSES,
+  type JobStatus,
+  type NewJob,
+  planPriority,
+  type QueueDepth,
+  TIERS,
+  type Tier,
+} from '../types.ts'
 
 export const DEFAULT_PREFIX = 'anvil'
 
@@ -76,4 +85,14 @@ export async function queueDepth(queues: Record<Tier, Queue>): Promise<QueueDept
 // with ZREVRANGE; ids whose record has expired are removed as they are met.
 export function jobListKey(prefix: string, workspaceId: string): string {
   return `${prefix}:{ws:${workspaceId}}:jobs:all`
+}
+
+// The workspace's jobs of one status by submission time (a sorted set like the job list): every script
+// that changes a job's status moves its id, so GET /v1/jobs?status= reads that status's jobs only.
+export function statusListKey(prefix: string, workspaceId: string, status: JobStatus): string {
+  return `${prefix}:{ws:${workspaceId}}:jobs:status:${status}`
+}
+
+export function statusListKeys(prefix: string, workspaceId: string): string[] {
+  return JOB_STATUSES.map((status) => statusListKey(prefix, workspaceId, status))
 }

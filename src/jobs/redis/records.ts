@@ -14,14 +14,16 @@ import {
   type StoredJob,
   type Tier,
 } from '../types.ts'
-import { inFlightKey, jobListKey, recordKey } from './layout.ts'
+import { inFlightKey, jobListKey, recordKey, statusListKey, statusListKeys } from './layout.ts'
 
 const SCRIPTS = {
-  anvilJobStart: { file: 'job-start.lua', keys: 1 },
-  anvilJobFinish: { file: 'job-finish.lua', keys: 2 },
-  anvilJobRequeue: { file: 'job-requeue.lua', keys: 1 },
-  anvilJobCreate: { file: 'job-create.lua', keys: 3 },
-  anvilJobCancel: { file: 'job-cancel.lua', keys: 2 },
+  anvilJobStart: { file: 'job-start.lua', keys: 3 },
+  anvilJobFinish: { file: 'job-finish.lua', keys: 5 },
+  anvilJobRequeue: { file: 'job-requeue.lua', keys: 3 },
+  anvilJobCreate: { file: 'job-create.lua', keys: 8 },
+  anvilJobCancel: { file: 'job-cancel.lua', keys: 5 },
+  anvilJobPage: { file: 'job-page.lua', keys: 2 },
+  anvilJobProgress: { file: 'job-progress.lua', keys: 1 },
 } as const
 
 const sources = Object.fromEntries(
@@ -33,10 +35,20 @@ const sources = Object.fromEntries(
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    anvilJobStartBuffer(record: string, now: number, stalls: number): Result<Buffer[], Context>
+    anvilJobStartBuffer(
+      record: string,
+      queued: string,
+      active: string,
+      now: number,
+      stalls: number,
+      id: string,
+    ): Result<Buffer[], Context>
     anvilJobFinish(
       record: string,
       inFlight: string,
+      queued: string,
+      active: string,
+      outcomeList: string,
       status: string,
       finishedAt: number,
       expiresAt: number,
@@ -45,10 +57,13 @@ declare module 'ioredis' {
       value: string,
       id: string,
     ): Result<number, Context>
-    anvilJobRequeue(record: string): Result<number, Context>
+    anvilJobRequeue(record: string, active: string, queued: string, id: string): Result<number, Context>
     anvilJobCancel(
       record: string,
       inFlight: string,
+      queued: string,
+      active: string,
+      cancelled: string,
       now: number,
       expiresAt: number,
       ttlMs: number,
@@ -59,12 +74,25 @@ declare module 'ioredis' {
       record: string,
       inFlight: string,
       list: string,
+      queued: string,
+      active: string,
+      completed: string,
+      failed: string,
+      cancelled: string,
       max: number,
       ttlMs: number,
       id: string,
       createdAt: number,
       ...fields: (string | Buffer)[]
     ): Result<number, Context>
+    anvilJobProgress(record: string, fraction: string): Result<number, Context>
+    anvilJobPage(
+      list: string,
+      read: string,
+      cursor: string,
+      count: number,
+      cursorScore: string,
+    ): Result<string[] | null, Context>
   }
 }
 
@@ -84,6 +112,7 @@ const META_FIELDS = [
   'stalls',
   'error',
   'cancel_requested_at',
+  'progress',
 ] as const
 
 const optionalNumber = (v: string | null | undefined) => (v ? Number(v) : undefined)
@@ -112,6 +141,7 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
     stalls: Number(f.stalls ?? 0),
   }
   if (f.cancel_requested_at) meta.cancel_requested_at = Number(f.cancel_requested_at)
+  if (f.progress) meta.progress = Number(f.progress)
   if (f.error) meta.error = JSON.parse(f.error) as JobError
   return meta
 }
@@ -142,6 +172,10 @@ export class JobRecords {
     return inFlightKey(this.#prefix, workspaceId)
   }
 
+  #status(workspaceId: string, status: JobStatus): string {
+    return statusListKey(this.#prefix, workspaceId, status)
+  }
+
   // false: the workspace already has maxInFlight jobs queued or running
   async create(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<boolean> {
     const key = this.key(job.workspace_id, job.id)
@@ -165,6 +199,7 @@ export class JobRecords {
         key,
         inFlight,
         jobListKey(this.#prefix, job.workspace_id),
+        ...(statusListKeys(this.#prefix, job.workspace_id) as [string, string, string, string, string]),
         maxInFlight ?? -1,
         PENDING_TTL_MS,
         job.id,
@@ -200,7 +235,14 @@ export class JobRecords {
   }
 
   async start(workspaceId: string, id: string, now: number, stalls: number): Promise<StartReply> {
-    const reply = await this.#client.anvilJobStartBuffer(this.key(workspaceId, id), now, stalls)
+    const reply = await this.#client.anvilJobStartBuffer(
+      this.key(workspaceId, id),
+      this.#status(workspaceId, 'queued'),
+      this.#status(workspaceId, 'active'),
+      now,
+      stalls,
+      id,
+    )
     if (reply.length === 1) return { state: reply[0]!.toString() === 'cancel' ? 'cancel' : 'finished' }
     // a record without its input cannot run either
     if (reply.length < 3 || !reply[2]) return { state: 'gone' }
@@ -225,6 +267,9 @@ export class JobRecords {
     const done = await this.#client.anvilJobFinish(
       key,
       inFlight,
+      this.#status(workspaceId, 'queued'),
+      this.#status(workspaceId, 'active'),
+      this.#status(workspaceId, outcome.status),
       outcome.status,
       now,
       expires,
@@ -237,28 +282,47 @@ export class JobRecords {
   }
 
   async requeue(workspaceId: string, id: string): Promise<void> {
-    await this.#client.anvilJobRequeue(this.key(workspaceId, id))
+    await this.#client.anvilJobRequeue(
+      this.key(workspaceId, id),
+      this.#status(workspaceId, 'active'),
+      this.#status(workspaceId, 'queued'),
+      id,
+    )
   }
 
   async forget(workspaceId: string, id: string): Promise<void> {
-    await this.#client
+    const multi = this.#client
       .multi()
       .del(this.key(workspaceId, id))
       .zrem(this.inFlightKey(workspaceId), id)
       .zrem(jobListKey(this.#prefix, workspaceId), id)
-      .exec()
+    for (const list of statusListKeys(this.#prefix, workspaceId)) multi.zrem(list, id)
+    await multi.exec()
   }
 
   // force: the worker stopped the run on request, so an active job is cancelled too
   async cancel(workspaceId: string, id: string, now: number, ttlMs: number, force = false) {
     const key = this.key(workspaceId, id)
     const inFlight = this.inFlightKey(workspaceId)
-    return this.#client.anvilJobCancel(key, inFlight, now, now + ttlMs, ttlMs, id, force ? '1' : '0')
+    return this.#client.anvilJobCancel(
+      key,
+      inFlight,
+      this.#status(workspaceId, 'queued'),
+      this.#status(workspaceId, 'active'),
+      this.#status(workspaceId, 'cancelled'),
+      now,
+      now + ttlMs,
+      ttlMs,
+      id,
+      force ? '1' : '0',
+    )
   }
 
-  // checked by the worker while it runs the job
-  async cancelRequested(workspaceId: string, id: string): Promise<boolean> {
-    return (await this.#client.hexists(this.key(workspaceId, id), 'cancel_requested_at')) === 1
+  // the worker's look at a job it runs: stores the progress its operation reported (if any) and answers
+  // whether the job was asked to stop, in one round trip
+  async watch(workspaceId: string, id: string, progress: number | undefined): Promise<boolean> {
+    const fraction = progress === undefined ? '' : String(progress)
+    return (await this.#client.anvilJobProgress(this.key(workspaceId, id), fraction)) === 1
   }
 
   async readMeta(workspaceId: string, id: string): Promise<JobMeta | undefined> {
@@ -267,39 +331,47 @@ export class JobRecords {
     return meta && meta.workspace_id === workspaceId ? meta : undefined
   }
 
-  // A page of the workspace's jobs, newest first: ids from the list's sorted set in batches, their records
-  // in one pipelined round trip per batch; ids whose record has expired are dropped from the set as met.
+  // A page of the workspace's jobs, newest first: ids from the job list, or from the list of the status
+  // asked for (job-page.lua), in batches of what the page still needs plus one (which says has_more); their
+  // records in one pipelined round trip per batch. Ids whose record is gone or past expires_at are dropped
+  // from the lists as they are met, so only they cost a further batch, once.
   async list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined> {
     const c = this.#client
-    const list = jobListKey(this.#prefix, workspaceId)
-    let start = 0
-    if (query.startingAfter !== undefined) {
-      const rank = await c.zrevrank(list, query.startingAfter)
-      if (rank === null) return undefined
-      start = rank + 1
-    }
-    const batch = Math.max(50, query.limit + 1)
+    const all = jobListKey(this.#prefix, workspaceId)
+    const read = query.status === undefined ? all : this.#status(workspaceId, query.status)
+    let cursor = query.startingAfter ?? ''
+    let cursorScore = ''
     const data: JobMeta[] = []
     for (;;) {
-      const ids = await c.zrevrange(list, start, start + batch - 1)
+      const want = query.limit + 1 - data.length
+      const reply = await c.anvilJobPage(all, read, cursor, want, cursorScore)
+      if (reply === null) return undefined
+      const ids = reply.filter((_, i) => i % 2 === 0)
       if (ids.length === 0) return { data, has_more: false }
       const rows = await Promise.all(ids.map((id) => c.hmget(this.key(workspaceId, id), ...META_FIELDS)))
       const gone: string[] = []
       for (let i = 0; i < ids.length; i++) {
         const meta = decode(ids[i]!, rows[i]!)
-        if (!meta) {
+        // gone, or past expires_at (404 from now on, and Redis drops the record in a moment)
+        if (!meta || (meta.expires_at !== undefined && meta.expires_at <= query.now)) {
           gone.push(ids[i]!)
           continue
         }
-        if (meta.expires_at !== undefined && meta.expires_at <= query.now) continue
+        // a job whose status changed between the two reads belongs to another list now
         if (query.status !== undefined && meta.status !== query.status) continue
         // one more than the page says whether there is more
         if (data.length === query.limit) return { data, has_more: true }
         data.push(meta)
       }
-      if (gone.length > 0) await c.zrem(list, ...gone)
-      start += ids.length - gone.length
-      if (ids.length < batch) return { data, has_more: false }
+      if (gone.length > 0) await this.#drop(workspaceId, gone)
+      if (ids.length < want) return { data, has_more: false }
+      cursor = ids.at(-1)!
+      cursorScore = reply.at(-1)!
     }
+  }
+
+  async #drop(workspaceId: string, ids: string[]): Promise<void> {
+    const lists = [jobListKey(this.#prefix, workspaceId), ...statusListKeys(this.#prefix, workspaceId)]
+    await Promise.all(lists.map((list) => this.#client.zrem(list, ...ids)))
   }
 }

@@ -2,6 +2,7 @@ import { createHash, getHashes, type Hash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { AppError } from '../../errors.ts'
 import { type ByteEncoding, type DigestEncoding, decodeInput, encodeOutput } from '../encoding.ts'
+import { type OpContext, PROGRESS_STEP_BYTES } from '../progress.ts'
 
 export interface AlgorithmInfo {
   name: string
@@ -104,11 +105,19 @@ export interface HashResult {
   input_bytes: number
 }
 
-export function hash(params: HashInput): HashResult {
+// With a progress callback (a job), the bytes are hashed in steps and each step reports the fraction done.
+export function hash(params: HashInput, context?: OpContext): HashResult {
   const info = algorithmInfo(params.algorithm)
   const hasher = createHasher(info.name, params.length)
   const bytes = decodeInput(params.input, params.input_encoding ?? 'utf8')
-  hasher.update(bytes)
+  const progress = context?.progress
+  if (!progress) hasher.update(bytes)
+  else {
+    for (let at = 0; at < bytes.length; at += PROGRESS_STEP_BYTES) {
+      if (at > 0) progress(at / bytes.length)
+      hasher.update(bytes.subarray(at, at + PROGRESS_STEP_BYTES))
+    }
+  }
   const outputEncoding = params.output_encoding ?? 'hex'
   return {
     algorithm: info.name,

@@ -3,7 +3,7 @@ import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
 import { newId } from '../ids.ts'
-import { newestFirst, pageOf } from '../page.ts'
+import { OrderedIds } from '../ordered-ids.ts'
 import type { StoreLog } from '../redis/connection.ts'
 import type {
   ApiKeyRecord,
@@ -68,6 +68,11 @@ export class MemoryStore implements Store {
   #environments = new Map<string, Environment>()
   #keys = new Map<string, ApiKeyRecord>()
   #keysByHash = new Map<string, ApiKeyRecord>()
+  // the lists' order (pages are a binary search and a slice), and each rotation's replacement → the key it
+  // replaced (the console shows both ends of a rotation)
+  #workspaceOrder = new OrderedIds()
+  #keyOrder = new Map<string, OrderedIds>()
+  #rotatedFrom = new Map<string, string>()
   #usage: Snapshot['usage'] = {}
   #tats = new Map<string, number>()
   #listeners = new Set<(event: StoreEvent) => void>()
@@ -121,7 +126,7 @@ export class MemoryStore implements Store {
   #apply(entry: Entry): void {
     switch (entry.t) {
       case 'workspace':
-        this.#workspaces.set(entry.v.id, entry.v)
+        this.#setWorkspace(entry.v)
         break
       case 'project':
         this.#projects.set(entry.v.id, entry.v)
@@ -130,8 +135,7 @@ export class MemoryStore implements Store {
         this.#environments.set(entry.v.id, entry.v)
         break
       case 'key':
-        this.#keys.set(entry.v.id, entry.v)
-        this.#keysByHash.set(entry.v.hash, entry.v)
+        this.#setKey(entry.v)
         break
       case 'usage': {
         const u = this.#usageFor(entry.m, entry.w)
@@ -144,14 +148,28 @@ export class MemoryStore implements Store {
   }
 
   #load(snap: Snapshot): void {
-    for (const w of snap.workspaces) this.#workspaces.set(w.id, w)
+    for (const w of snap.workspaces) this.#setWorkspace(w)
     for (const p of snap.projects) this.#projects.set(p.id, p)
     for (const e of snap.environments) this.#environments.set(e.id, e)
-    for (const k of snap.keys) {
-      this.#keys.set(k.id, k)
-      this.#keysByHash.set(k.hash, k)
-    }
+    for (const k of snap.keys) this.#setKey(k)
     this.#usage = snap.usage ?? {}
+  }
+
+  #setWorkspace(ws: Workspace): void {
+    this.#workspaces.set(ws.id, ws)
+    this.#workspaceOrder.add(ws)
+  }
+
+  #setKey(key: ApiKeyRecord): void {
+    this.#keys.set(key.id, key)
+    this.#keysByHash.set(key.hash, key)
+    let order = this.#keyOrder.get(key.workspace_id)
+    if (!order) {
+      order = new OrderedIds()
+      this.#keyOrder.set(key.workspace_id, order)
+    }
+    order.add(key)
+    if (key.rotated_to) this.#rotatedFrom.set(key.rotated_to, key.id)
   }
 
   #snapshot(): Snapshot {
@@ -246,7 +264,7 @@ export class MemoryStore implements Store {
       overrides: {},
       created_at: this.#now(),
     }
-    this.#workspaces.set(ws.id, ws)
+    this.#setWorkspace(ws)
     await this.#persist({ t: 'workspace', v: ws })
     return structuredClone(ws)
   }
@@ -349,8 +367,7 @@ export class MemoryStore implements Store {
       rotated_to: null,
       created_at: this.#now(),
     }
-    this.#keys.set(key.id, key)
-    this.#keysByHash.set(key.hash, key)
+    this.#setKey(key)
     await this.#persist({ t: 'key', v: key })
     return structuredClone(key)
   }
@@ -374,6 +391,7 @@ export class MemoryStore implements Store {
     const key = this.#keys.get(id)
     if (!key) return undefined
     Object.assign(key, patch)
+    if (key.rotated_to) this.#rotatedFrom.set(key.rotated_to, key.id)
     // a revocation reaches the caches even if the disk refuses it for now: it is in force in memory
     const saved = this.#persist({ t: 'key', v: key })
     this.#emit({ type: 'key', hash: key.hash })
@@ -461,15 +479,33 @@ export class MemoryStore implements Store {
     }
   }
 
-  // Maps keep insertion order, which is creation order: reversed, newest first (ties by id).
+  // From the lists' order: a binary search for the cursor, then the page's records only.
   async pageWorkspaces(page: PageRequest): Promise<Page<Workspace> | undefined> {
-    const all = [...this.#workspaces.values()].sort(newestFirst)
-    return structuredClone(pageOf(all, page))
+    const ids = this.#workspaceOrder.page(page)
+    if (!ids) return undefined
+    return { data: ids.data.map((id) => structuredClone(this.#workspaces.get(id)!)), has_more: ids.has_more }
   }
 
   async pageKeys(workspaceId: string, page: PageRequest): Promise<Page<ApiKeyRecord> | undefined> {
-    const all = [...this.#keys.values()].filter((k) => k.workspace_id === workspaceId).sort(newestFirst)
-    return structuredClone(pageOf(all, page))
+    const ids = (this.#keyOrder.get(workspaceId) ?? new OrderedIds()).page(page)
+    if (!ids) return undefined
+    return { data: ids.data.map((id) => structuredClone(this.#keys.get(id)!)), has_more: ids.has_more }
+  }
+
+  async getKeys(workspaceId: string, ids: readonly string[]): Promise<ApiKeyRecord[]> {
+    const found = ids
+      .map((id) => this.#keys.get(id))
+      .filter((k): k is ApiKeyRecord => k?.workspace_id === workspaceId)
+    return structuredClone(found)
+  }
+
+  async rotatedFrom(workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>()
+    for (const id of ids) {
+      const from = this.#rotatedFrom.get(id)
+      if (from !== undefined && this.#keys.get(from)?.workspace_id === workspaceId) out.set(id, from)
+    }
+    return out
   }
 
   #sweepIdempotency(): void {

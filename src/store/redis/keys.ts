@@ -38,6 +38,12 @@ export class RedisKeys {
     return `${this.#p}:{ws:${ws}}:keys:bytime`
   }
 
+  // hash: id of a key a rotation issued → id of the key it replaced (the console shows both ends of a
+  // rotation); its field '*' says every rotation of the workspace is in it (older versions did not write it)
+  keyRotations(ws: string): string {
+    return `${this.#p}:{ws:${ws}}:keys:rotated-from`
+  }
+
   // hash of one UTC month's counters: requests / refused_*, k:<key id>:<counter>, d:<DD>; and the GCRA
   // state the limit decision reads with them (tw, tk:<key id>), so one decision touches one key
   usage(ws: string, month: string): string {

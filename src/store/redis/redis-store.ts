@@ -63,6 +63,9 @@ export interface RedisStoreOptions {
   observer?: RedisObserver
 }
 
+// the field of a workspace's rotation index that says it holds every rotation (RedisKeys.keyRotations)
+const ROTATIONS_COMPLETE = '*'
+
 // tries of a capped create that lost a race with another create in the same workspace
 const CAS_ATTEMPTS = 10
 
@@ -169,6 +172,8 @@ export class RedisStore implements Store {
     await Promise.all([
       this.#client.sadd(this.#k.workspaceIds(), ws.id),
       this.#client.zadd(this.#k.workspacesByTime(), Date.parse(ws.created_at), ws.id),
+      // no rotation yet: the rotation index is complete from the start
+      this.#client.hset(this.#k.keyRotations(ws.id), ROTATIONS_COMPLETE, '1'),
     ])
     return ws
   }
@@ -323,6 +328,9 @@ export class RedisStore implements Store {
       expires_at: patch.expires_at,
       rotated_to: patch.rotated_to,
     })
+    // the reverse link first: a reader checks it against the old key's rotated_to, so an index entry
+    // whose patch then failed shows nothing
+    if (patch.rotated_to) await this.#client.hset(this.#k.keyRotations(ws), patch.rotated_to, id)
     return this.#patch(this.#k.key(ws, id), 'key', fields, decodeKey, (k) => ({ type: 'key', hash: k.hash }))
   }
 
@@ -401,14 +409,48 @@ export class RedisStore implements Store {
     const ws = workspaceId
     const ids = await this.#pageIds(k.keysByTime(ws), k.keys(ws), page, (id) => k.key(ws, id))
     if (!ids) return undefined
-    const rows = await Promise.all(ids.data.map((id) => this.#client.hgetall(k.key(ws, id))))
-    const data = rows.map((r) => decodeKey(fieldsOf(r))).filter((key) => key !== undefined)
-    return { data, has_more: ids.has_more }
+    return { data: await this.getKeys(ws, ids.data), has_more: ids.has_more }
   }
 
-  // A page of ids from a ZSET by creation time, newest first (ties: the larger id first, as ZREVRANGE
-  // orders them). Records written by a version without the ZSET are only in the old set: when the set
-  // holds more than the ZSET, the missing ones are added (with their created_at) before reading.
+  // auto-pipelined: one round trip for all of them
+  async getKeys(workspaceId: string, ids: readonly string[]): Promise<ApiKeyRecord[]> {
+    const rows = await Promise.all(ids.map((id) => this.#client.hgetall(this.#k.key(workspaceId, id))))
+    return rows
+      .map((r) => decodeKey(fieldsOf(r)))
+      .filter((key): key is ApiKeyRecord => key?.workspace_id === workspaceId)
+  }
+
+  // One HMGET of the workspace's rotation index; a workspace created by an older version has its index
+  // built on first use (every key's rotated_to, once), then marked complete.
+  async rotatedFrom(workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const index = this.#k.keyRotations(workspaceId)
+    const [complete, ...from] = await this.#client.hmget(index, ROTATIONS_COMPLETE, ...ids)
+    const links = complete === null ? await this.#indexRotations(workspaceId) : undefined
+    const out = new Map<string, string>()
+    ids.forEach((id, i) => {
+      const old = links ? links.get(id) : from[i]
+      if (old) out.set(id, old)
+    })
+    return out
+  }
+
+  async #indexRotations(workspaceId: string): Promise<Map<string, string>> {
+    const c = this.#client
+    const ids = await c.smembers(this.#k.keys(workspaceId))
+    const rotatedTo = await Promise.all(ids.map((id) => c.hget(this.#k.key(workspaceId, id), 'rotated_to')))
+    const links = new Map<string, string>()
+    ids.forEach((id, i) => {
+      const to = rotatedTo[i] ? (JSON.parse(rotatedTo[i]!) as string | null) : null
+      if (to) links.set(to, id)
+    })
+    await c.hset(this.#k.keyRotations(workspaceId), ...[...links].flat(), ROTATIONS_COMPLETE, '1')
+    return links
+  }
+
+  // A page of ids from a ZSET by creation time, newest first (page-ids.lua: the cursor's rank and the
+  // range in one round trip, pipelined with the migration check). Records written by a version without
+  // the ZSET are only in the old set: when the set holds more than the ZSET, the missing ones are added
+  // (with their created_at) and the page is read again.
   async #pageIds(
     zset: string,
     set: string,
@@ -416,15 +458,15 @@ export class RedisStore implements Store {
     recordKey: (id: string) => string,
   ): Promise<Page<string> | undefined> {
     const c = this.#client
-    const [inZset, inSet] = await Promise.all([c.zcard(zset), c.scard(set)])
-    if (inSet > inZset) await this.#backfill(zset, set, recordKey)
-    let start = 0
-    if (page.startingAfter !== undefined) {
-      const rank = await c.zrevrank(zset, page.startingAfter)
-      if (rank === null) return undefined
-      start = rank + 1
+    const read = () =>
+      Promise.all([c.zcard(zset), c.scard(set), c.anvilPageIds(zset, page.startingAfter ?? '', page.limit)])
+    const [inZset, inSet, first] = await read()
+    let ids = first
+    if (inSet > inZset) {
+      await this.#backfill(zset, set, recordKey)
+      ids = (await read())[2]
     }
-    const ids = await c.zrevrange(zset, start, start + page.limit)
+    if (ids === null) return undefined
     return { data: ids.slice(0, page.limit), has_more: ids.length > page.limit }
   }
 

@@ -9,6 +9,7 @@ const SCRIPTS = {
   anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
   anvilRefund: { file: 'refund.lua', numberOfKeys: 1 },
+  anvilPageIds: { file: 'page-ids.lua', numberOfKeys: 1 },
   // variable key counts: the caller passes numkeys first
   anvilEnsureEnvironment: { file: 'ensure-environment.lua', numberOfKeys: undefined },
   anvilCreateKey: { file: 'create-key.lua', numberOfKeys: undefined },
@@ -37,6 +38,7 @@ declare module 'ioredis' {
     ): Result<number[], Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
     anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>
+    anvilPageIds(sortedSet: string, cursor: string, limit: number): Result<string[] | null, Context>
     anvilEnsureField(hash: string, field: string, value: string, max: number): Result<string, Context>
     anvilEnsureEnvironment(
       numKeys: number,
@@ -44,6 +46,11 @@ declare module 'ioredis' {
     ): Result<string | null, Context>
     anvilCreateKey(numKeys: number, ...keysThenArgs: (string | number)[]): Result<number, Context>
   }
+}
+
+// page-ids.lua for another client (the console account store's): the same file, registered once there
+export function definePageIds(client: Redis | Cluster): void {
+  client.defineCommand('anvilPageIds', { lua: sources.anvilPageIds!, numberOfKeys: 1 })
 }
 
 export function defineScripts(client: Redis | Cluster): void {

@@ -174,6 +174,38 @@ describe('console pages', () => {
     expect(row(quota.json().data.id)).toContain('<li data-scope="quota">Key quota 25,000 requests/month</li>')
   })
 
+  it('the keys page shows 50 keys at a time, newest first, with a link to the older ones', async () => {
+    const other = await tenant(t.app, 'many-keys@example.com')
+    const store = t.runtime.store
+    const made = [other.keyId]
+    for (let i = 0; i < 54; i++) {
+      const key = await store.createKey({
+        ...(await store.getKey(other.keyId))!,
+        hash: `hash-${i}`,
+        prefix: `anvil_live_${String(i).padStart(6, '0')}`,
+        name: `k${i}`,
+      })
+      made.push(key.id)
+    }
+    const base = `/console/workspaces/${other.workspaceId}/keys`
+    const rows = (body: string) => [...body.matchAll(/<tr data-key-id="([^"]+)">/g)].map((m) => m[1])
+    const first = await other.client.call('GET', base)
+    expectStrictPage(first)
+    // newest first, ties in creation time by id, as every list
+    const newest = (await store.pageKeys(other.workspaceId, { limit: 100 }))!.data.map((k) => k.id)
+    expect(new Set(newest)).toEqual(new Set(made))
+    expect(rows(first.body)).toEqual(newest.slice(0, 50))
+    const next = /<a rel="next" href="([^"]+)">Older keys<\/a>/.exec(first.body)?.[1]
+    expect(next).toBe(`${base}?starting_after=${newest[49]}`)
+    const second = await other.client.call('GET', next!)
+    expect(rows(second.body)).toEqual(newest.slice(50))
+    expect(second.body).not.toContain('Older keys')
+    // a cursor that is not one of its keys shows the newest
+    expect(rows((await other.client.call('GET', `${base}?starting_after=key_nope`)).body)).toEqual(
+      newest.slice(0, 50),
+    )
+  })
+
   it('the usage page has a bar per day, a quota meter, refusals and the plan limits', async () => {
     await t.post('/v1/hash/sha256', { input: 'x' }, { authorization: `Bearer ${me.key}` })
     const res = await me.client.call('GET', `/console/workspaces/${me.workspaceId}/usage?month=2026-02`)

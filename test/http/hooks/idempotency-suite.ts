@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, expect, it } from 'vitest'
 import { buildAdminApp } from '../../../src/http/admin-app.ts'
 import type { Store } from '../../../src/store/types.ts'
+import { TlsConsole } from '../../helpers/console-tls.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { h1Request, type RawResponse } from '../../helpers/tls-client.ts'
 
@@ -183,5 +185,115 @@ export function idempotencySuite({ env }: SuiteOptions): void {
     expect(theirs.json<{ data: { id: string } }>().data.id).not.toBe(
       first.json<{ data: { id: string } }>().data.id,
     )
+  })
+
+  it('admin key rotation: the same key and body replay the first rotation and never rotate twice; another body is 422', async () => {
+    const { t, admin } = await start()
+    const store = t.runtime.store
+    const oldId = (await admin('/admin/keys', { workspace_id: t.workspaceId })).json.data.id
+    const other = (await admin('/admin/keys', { workspace_id: t.workspaceId })).json.data.id
+    const keys = async () => (await store.listKeys(t.workspaceId)).length
+    const before = await keys()
+    const first = await admin(`/admin/keys/${oldId}/rotate`, { grace_seconds: 60 }, 'rotate-1')
+    expect(first.status).toBe(200)
+    expect(first.headers.get('idempotent-replayed')).toBeNull()
+    const again = await admin(`/admin/keys/${oldId}/rotate`, { grace_seconds: 60 }, 'rotate-1')
+    expect(again.status).toBe(200)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    // the same replacement, plaintext key included, and no second one
+    expect(again.json).toEqual(first.json)
+    expect(await keys()).toBe(before + 1)
+    expect((await store.getKey(oldId))?.rotated_to).toBe(first.json.data.id)
+    // the same Idempotency-Key with another body, or on another key's rotation, is another request
+    const changed = await admin(`/admin/keys/${oldId}/rotate`, { grace_seconds: 0 }, 'rotate-1')
+    expect(changed.status).toBe(422)
+    expect(changed.json.error.code).toBe('ERR_IDEMPOTENCY_MISMATCH')
+    const elsewhere = await admin(`/admin/keys/${other}/rotate`, { grace_seconds: 60 }, 'rotate-1')
+    expect(elsewhere.status).toBe(422)
+    // neither refused request changed anything: no revocation, no new key
+    expect((await store.getKey(oldId))?.revoked_at).toBeNull()
+    expect((await store.getKey(other))?.rotated_to).toBeNull()
+    expect(await keys()).toBe(before + 1)
+  })
+
+  it('console: creates and key rotation replay per person; another body is 422; sign-up does not take the header', async () => {
+    const { t } = await start()
+    const store = t.runtime.store
+    const me = new TlsConsole(t.url, t.tls!.cert)
+    const email = `idem-${randomUUID()}@example.com`
+    const signUp = { 'idempotency-key': 'signup-1' }
+    const ws = await me.signUp(email, signUp)
+    // sign-up is not replayed (docs/decisions.md): a retry creates no second account or workspace and is
+    // told the account exists
+    const retry = await me.call(
+      'POST',
+      '/console/api/signup',
+      { email, password: 'correct horse battery staple', workspace_name: 'Acme' },
+      signUp,
+    )
+    expect(retry.status).toBe(409)
+    expect(retry.headers['idempotent-replayed']).toBeUndefined()
+    expect(
+      (await t.runtime.accounts.listMemberships((await t.runtime.accounts.findUserByEmail(email))!.id))
+        .length,
+    ).toBe(1)
+
+    const base = `/console/api/workspaces/${ws}`
+    const once = async (path: string, body: unknown, key: string) => {
+      const first = await me.call('POST', path, body, { 'idempotency-key': key })
+      expect(first.status, first.body.toString()).toBe(200)
+      const again = await me.call('POST', path, body, { 'idempotency-key': key })
+      expect(again.status).toBe(200)
+      expect(again.headers['idempotent-replayed']).toBe('true')
+      expect(again.json()).toEqual(first.json())
+      return first.json<{ data: { id: string } }>().data
+    }
+    const project = await once(`${base}/projects`, { name: 'web' }, 'project-1')
+    const env = await once(
+      `${base}/projects/${project.id}/environments`,
+      { name: 'prod', mode: 'live' },
+      'env-1',
+    )
+    const key = await once(`${base}/keys`, { environment_id: env.id, name: 'ci' }, 'key-1')
+    expect(await store.listKeys(ws)).toHaveLength(1)
+    const mismatch = await me.call(
+      'POST',
+      `${base}/keys`,
+      { environment_id: env.id, name: 'cd' },
+      {
+        'idempotency-key': 'key-1',
+      },
+    )
+    expect(mismatch.status).toBe(422)
+    expect(mismatch.json<Answer>().error.code).toBe('ERR_IDEMPOTENCY_MISMATCH')
+
+    const rotated = await once(`${base}/keys/${key.id}/rotate`, { grace_seconds: 60 }, 'rotate-1')
+    expect(await store.listKeys(ws)).toHaveLength(2)
+    expect((await store.getKey(key.id))?.rotated_to).toBe(rotated.id)
+    const rotateNow = await me.call(
+      'POST',
+      `${base}/keys/${key.id}/rotate`,
+      { grace_seconds: 0 },
+      {
+        'idempotency-key': 'rotate-1',
+      },
+    )
+    expect(rotateNow.status).toBe(422)
+    expect((await store.getKey(key.id))?.revoked_at).toBeNull()
+    expect(await store.listKeys(ws)).toHaveLength(2)
+
+    // keys are the person's: someone else's 'key-1' is their own request
+    const them = new TlsConsole(t.url, t.tls!.cert)
+    const theirs = await them.signUp(`idem-${randomUUID()}@example.com`)
+    const project2 = await them.call(
+      'POST',
+      `/console/api/workspaces/${theirs}/projects`,
+      { name: 'web' },
+      {
+        'idempotency-key': 'project-1',
+      },
+    )
+    expect(project2.status).toBe(200)
+    expect(project2.headers['idempotent-replayed']).toBeUndefined()
   })
 }

@@ -18,6 +18,10 @@ export interface PagesOptions {
 }
 
 type WorkspaceParams = { Params: { workspace_id: string }; Querystring: { month?: string } }
+type KeysPageParams = { Params: { workspace_id: string }; Querystring: { starting_after?: string } }
+
+// keys per page of the keys page (its "Older keys" link pages on)
+const KEYS_PER_PAGE = 50
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/
 
@@ -105,23 +109,30 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
     },
   )
 
-  app.get<WorkspaceParams>(
+  app.get<KeysPageParams>(
     '/workspaces/:workspace_id/keys',
     { config: { security: 'sessionCookie' } },
     async function keysPage(request, reply) {
       const auth = requireAuth(request)
       const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
       const view = workspaceView(deps.plans, workspace, role)
+      // a page of keys, as the console API pages them; an unknown cursor shows the newest
+      const cursor = request.query.starting_after
+      const page =
+        (cursor &&
+          (await deps.store.pageKeys(workspace.id, { limit: KEYS_PER_PAGE, startingAfter: cursor }))) ||
+        (await deps.store.pageKeys(workspace.id, { limit: KEYS_PER_PAGE }))!
       const [projects, keys] = await Promise.all([
         projectViews(deps, workspace.id),
-        keyViews(deps, workspace.id),
+        keyViews(deps, workspace.id, page.data),
       ])
+      const older = page.has_more ? keys.at(-1)?.id : undefined
       return send(reply, {
         title: `API keys · ${workspace.name}`,
         auth,
         workspace: view,
         section: 'keys',
-        body: keysBody(view, projects, keys),
+        body: keysBody(view, projects, keys, older),
       })
     },
   )

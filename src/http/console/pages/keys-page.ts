@@ -166,7 +166,14 @@ function dialogs(): SafeHtml {
 </dialog>`
 }
 
-export function keysBody(workspace: WorkspaceView, projects: ProjectView[], keys: KeyView[]): SafeHtml {
+// olderThan: the last key shown when more follow (the "Older keys" link pages on from it)
+export function keysBody(
+  workspace: WorkspaceView,
+  projects: ProjectView[],
+  keys: KeyView[],
+  olderThan?: string,
+): SafeHtml {
+  const wid = encodeURIComponent(workspace.id)
   return html`<h1>API keys</h1>
 <section aria-labelledby="create-key">
   <h2 id="create-key">Create a key</h2>
@@ -182,6 +189,7 @@ export function keysBody(workspace: WorkspaceView, projects: ProjectView[], keys
     <tbody>${keys.map((k) => keyRow(workspace.id, k))}</tbody>
   </table></div>`
   }
+  ${olderThan ? html`<p><a rel="next" href="/console/workspaces/${wid}/keys?starting_after=${encodeURIComponent(olderThan)}">Older keys</a></p>` : ''}
 </section>
 ${dialogs()}`
 }

@@ -55,7 +55,9 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
     security: 'none',
     operationId: 'consoleSignUp',
     summary: 'Create an account and its first workspace, and sign in',
-    description: 'Sets the anvil_session cookie. Limited per source address.',
+    description:
+      'Sets the anvil_session cookie. Limited per source address. Idempotency-Key is not honoured here: an ' +
+      'account is unique per email, so a retry never creates a second account or workspace (409 ERR_CONFLICT).',
     tags,
     body: signUpBody,
     response: sessionSchema.extend({ workspace: workspaceSchema }),
@@ -72,12 +74,11 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
         })
       }
       const workspace = await store.createWorkspace({ name: body.workspace_name, plan: deps.defaultPlan })
-      const created_at = new Date(clock()).toISOString()
       await accounts.addMembership({
         user_id: user.id,
         workspace_id: workspace.id,
         role: 'owner',
-        created_at,
+        created_at: workspace.created_at,
       })
       const started = await sessions.start(user.id, request.consoleAuth?.session.id)
       setSession(reply, started.token, started.maxAge)

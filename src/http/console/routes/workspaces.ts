@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../../errors.ts'
-import { newestFirst, pageOf } from '../../../store/page.ts'
 import { defineRoute } from '../../define-route.ts'
 import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../../pagination.ts'
-import { memberWorkspaces, ownedWorkspace } from '../access.ts'
+import { ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
 import { usageView, workspaceView } from '../views.ts'
 import { createWorkspaceBody, usageQuery, usageSchema, workspaceParams, workspaceSchema } from './schemas.ts'
@@ -11,7 +10,7 @@ import { createWorkspaceBody, usageQuery, usageSchema, workspaceParams, workspac
 const tags = ['Console']
 
 export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: ConsoleDeps }): Promise<void> {
-  const { store, accounts, plans, clock } = deps
+  const { store, accounts, plans } = deps
 
   defineRoute(app, {
     method: 'GET',
@@ -19,17 +18,25 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
     security: 'sessionCookie',
     operationId: 'consoleListWorkspaces',
     summary: 'The workspaces of the signed-in user, newest first (paginated)',
-    description:
-      'Paged in memory: a person belongs to a bounded number of workspaces (CONSOLE_MAX_WORKSPACES owned).',
+    description: 'Newest membership first (for a workspace its owner created: when it was created).',
     tags,
     querystring: pageQuery,
     response: listSchema(workspaceSchema, "The signed-in person's workspaces"),
     errors: ['ERR_UNAUTHORIZED', 'ERR_VALIDATION'],
     handler: async ({ request, query }) => {
-      const views = (await memberWorkspaces(deps, request.consoleAuth!.user.id))
-        .map((m) => workspaceView(plans, m.workspace, m.role))
-        .sort(newestFirst)
-      return pageOrRefuse(pageOf(views, pageRequest(query)), query.starting_after)
+      const userId = request.consoleAuth!.user.id
+      const page = pageOrRefuse(
+        await accounts.pageMemberships(userId, pageRequest(query)),
+        query.starting_after,
+      )
+      // the page's workspaces only, read together (one round trip on Redis)
+      const found = await Promise.all(
+        page.data.map(async (m) => ({ workspace: await store.getWorkspace(m.workspace_id), role: m.role })),
+      )
+      const data = found.flatMap(({ workspace, role }) =>
+        workspace ? [workspaceView(plans, workspace, role)] : [],
+      )
+      return { data, has_more: page.has_more }
     },
   })
 
@@ -57,11 +64,12 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
         })
       }
       const workspace = await store.createWorkspace({ name: body.name, plan: deps.defaultPlan })
+      // the membership dates from the workspace: the list, by membership, is then by creation too
       await accounts.addMembership({
         user_id: request.consoleAuth!.user.id,
         workspace_id: workspace.id,
         role: 'owner',
-        created_at: new Date(clock()).toISOString(),
+        created_at: workspace.created_at,
       })
       return workspaceView(plans, workspace, 'owner')
     },

@@ -1,3 +1,4 @@
+import { type OpContext, PROGRESS_STEP_BYTES, type Progress } from '../../progress.ts'
 import { createStreamState, type JsonStream } from '../stream/state.ts'
 import { printed } from './printer.ts'
 import { textToWtf8 } from './text.ts'
@@ -84,12 +85,26 @@ export function warningsOf(st: JsonStream): JsonWarning[] | undefined {
   return warnings
 }
 
-function formatOnce(bytes: Uint8Array, options: JsonFormatOptions, text: boolean): JsonStream {
+// With a progress callback (a job), the bytes are fed to the tokenizer in steps, as a streamed body's
+// chunks are (the same output, split anywhere), and each step reports the fraction done.
+function formatOnce(
+  bytes: Uint8Array,
+  options: JsonFormatOptions,
+  text: boolean,
+  progress?: Progress,
+  step = PROGRESS_STEP_BYTES,
+): JsonStream {
   const maxBytes = outputCap(bytes.length, true)
   const expected = options.mode === 'minify' ? bytes.length : bytes.length * 2
   const capacity = Math.min(maxBytes, expected)
   const st = streamFor(options, { text, warnings: true, buffered: true, maxBytes, capacity })
-  feed(st, bytes)
+  if (!progress) feed(st, bytes)
+  else {
+    for (let at = 0; at < bytes.length; at += step) {
+      if (at > 0) progress(at / bytes.length)
+      feed(st, bytes.subarray(at, at + step))
+    }
+  }
   finish(st)
   return st
 }
@@ -104,8 +119,18 @@ function resultOf(st: JsonStream): JsonFormatResult {
 
 // Lossless reformatting: the text is validated and tokenized, never parsed into JS values, so numbers,
 // escapes, key order and duplicate keys survive exactly. Offsets are in UTF-16 units of `input`.
-export function formatJson(params: JsonFormatInput): JsonFormatResult {
-  return resultOf(formatOnce(textToWtf8(params.input), params, true))
+export function formatJson(params: JsonFormatInput, context?: OpContext): JsonFormatResult {
+  return resultOf(formatOnce(textToWtf8(params.input), params, true, context?.progress))
+}
+
+// formatJson in steps of `step` bytes, reporting each: for tests, which take steps small enough to split
+// every token somewhere
+export function formatJsonInSteps(
+  params: JsonFormatInput,
+  progress: Progress,
+  step: number,
+): JsonFormatResult {
+  return resultOf(formatOnce(textToWtf8(params.input), params, true, progress, step))
 }
 
 // The raw-body form: UTF-8 bytes in. Offsets stay in UTF-16 units of the decoded text, like the JSON

@@ -1,4 +1,5 @@
 import { AppError } from '../../../errors.ts'
+import type { OpContext } from '../../progress.ts'
 import { isRawNumber } from '../number.ts'
 import { arrayIndex, formatPointer, type Tokens, walk } from '../pointer.ts'
 import { approxBytes, cloneJson, depthOf, type JsonObject, jsonEqual } from '../value.ts'
@@ -189,7 +190,8 @@ function apply(state: State, op: Operation): void {
 
 // RFC 6902 on a private deep copy: the caller's document is never mutated, and a failing operation
 // simply discards the copy, so a patch applies entirely or not at all.
-export function applyJsonPatch(params: JsonPatchInput): JsonPatchResult {
+// With a progress callback (a job), each operation applied reports the fraction of operations done.
+export function applyJsonPatch(params: JsonPatchInput, context?: OpContext): JsonPatchResult {
   const operations = params.patch.map(readOperation)
   const document = cloneJson(params.document)
   if (document.depth > MAX_PATCH_DEPTH) {
@@ -201,6 +203,10 @@ export function applyJsonPatch(params: JsonPatchInput): JsonPatchResult {
   for (const op of operations) if (op.value !== undefined) inputBytes += approxBytes(op.value)
   const limit = copyBudget(inputBytes)
   const state: State = { root: document.value, budget: limit, limit }
-  for (const op of operations) apply(state, op)
+  const progress = context?.progress
+  for (let i = 0; i < operations.length; i++) {
+    if (progress && i > 0) progress(i / operations.length)
+    apply(state, operations[i]!)
+  }
   return { result: state.root }
 }

@@ -1,0 +1,60 @@
+import type { Page, PageRequest } from './types.ts'
+
+interface Entry {
+  created_at: string
+  id: string
+}
+
+// before(a, b): a sorts before b oldest first (creation time, then id), the reverse of newestFirst in page.ts
+const before = (a: Entry, b: Entry) =>
+  a.created_at < b.created_at || (a.created_at === b.created_at && a.id < b.id)
+
+// The ids of one list in creation order, for the embedded stores: what a sorted set by creation time is on
+// Redis. A page is a binary search for its cursor and a slice of `limit` ids, whatever the list's length.
+// Records are created in time order, so an add is nearly always an append.
+export class OrderedIds {
+  // oldest first: a page, newest first, is read backwards from the end
+  #entries: Entry[] = []
+  #createdAt = new Map<string, string>()
+
+  get size(): number {
+    return this.#entries.length
+  }
+
+  add(item: Entry): void {
+    if (this.#createdAt.has(item.id)) return
+    const entry = { created_at: item.created_at, id: item.id }
+    this.#createdAt.set(entry.id, entry.created_at)
+    const at = this.#indexOf(entry)
+    if (at === this.#entries.length) this.#entries.push(entry)
+    else this.#entries.splice(at, 0, entry)
+  }
+
+  // the index `entry` has (or would take) in the oldest-first order
+  #indexOf(entry: Entry): number {
+    let lo = 0
+    let hi = this.#entries.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (before(this.#entries[mid]!, entry)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  // A page of ids, newest first; undefined when the cursor is not in the list.
+  page(page: PageRequest): Page<string> | undefined {
+    let end = this.#entries.length
+    if (page.startingAfter !== undefined) {
+      const created = this.#createdAt.get(page.startingAfter)
+      if (created === undefined) return undefined
+      end = this.#indexOf({ created_at: created, id: page.startingAfter })
+    }
+    const start = Math.max(0, end - page.limit)
+    const data = this.#entries
+      .slice(start, end)
+      .map((e) => e.id)
+      .reverse()
+    return { data, has_more: start > 0 }
+  }
+}
