@@ -99,7 +99,11 @@ describe('inline and pool dispatch', () => {
   })
 
   it('a full queue answers 503 ERR_OVERLOADED with Retry-After', async () => {
-    t = await startTestApp({ env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1' } })
+    // no waiting for a place: on a quiet machine the slow patches end fast enough for all eight to be
+    // admitted in turn within the default wait
+    t = await startTestApp({
+      env: { POOL_PAID_THREADS: '1', POOL_PAID_QUEUE: '1', POOL_ADMISSION_WAIT_MS: '0' },
+    })
     const all = await Promise.all(
       Array.from({ length: 8 }, () => t.post('/v1/json/patch', { document: BIG, patch: SLOW_PATCH })),
     )
@@ -109,7 +113,8 @@ describe('inline and pool dispatch', () => {
       expect(r.json().error).toMatchObject({ code: 'ERR_OVERLOADED', type: 'api_error' })
       expect(r.headers['retry-after']).toBe('1')
     }
-    expect(all.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(2)
+    // one workspace holds at most half the places for bodies still arriving (fair admission): 1 of the 2
+    expect(all.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1)
   })
 
   it('a free-tier flood cannot take the paid pool: paid work still runs on paid threads', async () => {
