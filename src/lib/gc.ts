@@ -38,9 +38,12 @@ export function collectAfterBoot(): void {
 // ops and schemas: ~40 MB live). Measured on a 256 MiB raw sha256 upload (bench/stream.ts): 7 such
 // collections, 8-12 ms of event-loop pause each and ~2 ms of GC-thread CPU per MiB, half the throughput
 // of a bare Node server. A young-generation collection every EVERY bytes frees the records while they are
-// young (~1 ms each, ~0.1 ms per MiB), and most full collections no longer happen (a raw json/format
-// minify streamed back: 0.61x the bare server's throughput without, 0.98-1.10x with).
-const EVERY = 16 * 1024 * 1024
+// young (~0.35 ms each, ~0.1 ms per MiB), and the full collections no longer happen (a raw json/format
+// minify streamed back: 0.61x the bare server's throughput without, 0.98-1.10x with). Every 4 MiB, not
+// more: once collectAfterBoot has shrunk the young generation (to 8 MB; it does not grow back while
+// bodies stream, since streaming allocates little), one every 8 MiB still let 12 full collections through
+// a 320 MiB upload, one every 16 MiB 16 of them (336 against 680 MiB/s).
+const EVERY = 4 * 1024 * 1024
 
 let since = 0
 // whether V8's incremental marking is under way (from its gc performance entries: an `incremental` entry
