@@ -5,7 +5,7 @@ import { buildAdminApp } from '../http/admin-app.ts'
 import { buildApp } from '../http/app.ts'
 import { loadTls, selfSignedCertPath } from '../http/tls.ts'
 import { bootstrapIfEmpty } from '../keys/bootstrap.ts'
-import { collectAfterBoot } from '../lib/gc.ts'
+import { collectAfterBoot, growOldGenerationInWideSteps } from '../lib/gc.ts'
 import { VERSION } from '../lib/version.ts'
 import { openRuntime } from '../runtime.ts'
 import { DataDirInUseError } from '../store/memory/data-dir-lock.ts'
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const first = config.bootstrap ? await bootstrapIfEmpty(runtime.store, config.defaultPlan) : undefined
   await Promise.all([app.ready(), adminApp.ready()])
   collectAfterBoot()
+  growOldGenerationInWideSteps()
   await app.listen({ port: config.port, host: config.host })
   await adminApp.listen({ port: config.adminPort, host: config.adminHost })
   const apiPort = (app.server.address() as { port: number }).port
