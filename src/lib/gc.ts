@@ -34,14 +34,16 @@ export function collectAfterBoot(): void {
 // next one. V8 picks a factor of ~1.5 for a heap the size of the gateway's (~32 MB live under load), and
 // starts incremental marking as soon as the room left under that limit is smaller than the young
 // generation (16 MB): every 1-2 MB promoted. Under a free-plan flood of heavy diffs (bench/isolation.ts,
-// requests waiting for the free pool outlive two scavenges) that was 11 mark-compacts in 8 s, each a
+// requests waiting for the free pool outlive two scavenges) that was 10-11 mark-compacts in 8 s, each a
 // 5-15 ms event-loop pause with marking steps of up to 12 ms, which every paid request behind them waited
-// out (paid p99 2.7-2.9 ms, against 1.3-1.4 quiet). A factor of 3 leaves 1 in the same 8 s. Memory at rest
-// does not change (the limit is room, not use, and V8's memory reducer still shrinks an idle heap); under
-// sustained churn the old generation may reach three times its live size before it is collected. The
-// flag is V8's, process-wide, read each time a limit is computed, so setting it before serving is enough.
+// out (paid p99 2.7-2.9 ms, against 1.3-1.4 quiet). A factor of 2 leaves 2 in the same 8 s. A factor of 3
+// left 1, but the flag is V8's and process-wide, so pool threads grow by it too: a raw 150 MiB Base64
+// stream to a slow reader (test/http/v1/stream-pool.test.ts) then raised the gateway's RSS by 48-65 MiB,
+// against 26 with V8's default and 35-39 with 2. Memory at rest does not change (the limit is room, not
+// use, and V8's memory reducer still shrinks an idle heap). V8 reads the flag each time it computes a
+// limit, so setting it before serving is enough.
 export function growOldGenerationInWideSteps(): void {
-  setFlagsFromString('--heap-growing-percent=200')
+  setFlagsFromString('--heap-growing-percent=100')
 }
 
 // Large bodies and the event loop's heap. TLS hands a body over in 16 KiB records, each a Buffer of its own,

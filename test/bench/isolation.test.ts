@@ -50,7 +50,7 @@ describe("one tenant's heavy work does not delay the others", () => {
       expect(flooded.rps).toBeGreaterThan(0)
       // The flood's waiting requests are promoted; with V8's default heap growth the event loop ran a
       // mark-compact every ~0.7 s (4-5 in these 3 s, each a 5-15 ms pause): growOldGenerationInWideSteps,
-      // src/lib/gc.ts, leaves 0-1
+      // src/lib/gc.ts (growth factor 2), leaves 0-1
       expect(majors).toBeLessThanOrEqual(2)
       expect(quiet.failures + loud.failures).toBe(0)
       expect(loud.p99).toBeLessThan(Math.max(5 * quiet.p99, 50))
