@@ -1,8 +1,8 @@
-import { workspaceKey } from './lib/admin.ts'
-import { load, median } from './lib/load.ts'
+import { UNLIMITED, workspaceKey } from './lib/admin.ts'
+import { type LoadOptions, load, median } from './lib/load.ts'
 import { loadInProcess } from './lib/load-process.ts'
-import { probe } from './lib/probe.ts'
-import { startGateway } from './lib/processes.ts'
+import { type ProbeOptions, probe } from './lib/probe.ts'
+import { type Gateway, startGateway } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { streamInProcess } from './lib/stream-process.ts'
 
@@ -11,11 +11,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 // machines (BENCH_FLOOD_NICE=0 makes it compete as an equal). In the bench's own process it shared the
 // probe's event loop, and the probe measured its own client's stalls (paid p99 16 ms, against 5-7 ms).
 const FLOOD_NICE = Number(process.env.BENCH_FLOOD_NICE ?? 10)
-const UNLIMITED = {
-  key_rate_per_second: 1_000_000,
-  workspace_rate_per_second: 1_000_000,
-  monthly_quota: 2_000_000_000,
-}
 
 // Heavy free-plan diffs (just under the free 256 KiB body limit) that go to the free pool.
 export function heavyDiffBody(): string {
@@ -27,6 +22,40 @@ export function heavyDiffBody(): string {
   }))
   const right = left.map((item, i) => (i % 20 === 0 ? { ...item, score: item.score + 1 } : item)).reverse()
   return JSON.stringify({ left: { users: left }, right: { users: right }, output: 'both' })
+}
+
+// What both isolation cases (and their fast forms, test/bench/isolation.test.ts) time: a paid tenant's small
+// sha256 requests, 4 in flight.
+export function paidSmallRequests(gateway: Gateway, key: string, seconds: number): ProbeOptions {
+  return {
+    url: `${gateway.url}/v1/hash/sha256`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ input: 'hello world' }),
+    connections: 4,
+    seconds,
+  }
+}
+
+// The same requests as one autocannon run, to warm connections, code paths and the pool's threads.
+export function warmUp(steady: ProbeOptions, seconds: number): Promise<unknown> {
+  const { seconds: _, ...request } = steady
+  return load({ ...request, duration: seconds })
+}
+
+// Case (a)'s load: 16 connections of heavy diffs from a free workspace.
+export function freeDiffFlood(gateway: Gateway, key: string, seconds: number): LoadOptions {
+  return {
+    url: `${gateway.url}/v1/json/diff`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: heavyDiffBody(),
+    connections: 16,
+    duration: seconds,
+  }
+}
+
+// Case (b)'s load: raw bodies of `bytes` streamed to json/format from a pro workspace, two at a time.
+export function proRawStreams(gateway: Gateway, key: string, bytes: number, seconds: number) {
+  return { url: `${gateway.url}/v1/json/format`, key, bytes, lanes: 2, seconds }
 }
 
 // A paid workspace's small-request p99 with and without 16 connections flooding a free workspace with heavy
@@ -45,34 +74,15 @@ export const isolation: Scenario = {
     })
     const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
     const free = await workspaceKey(gateway, 'free', UNLIMITED)
-    const small = {
-      url: `${gateway.url}/v1/hash/sha256`,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${paid}` },
-      body: JSON.stringify({ input: 'hello world' }),
-      connections: 4,
-      duration: SECONDS,
-    }
-    const flood = {
-      url: `${gateway.url}/v1/json/diff`,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${free}` },
-      body: heavyDiffBody(),
-      connections: 16,
-      duration: SECONDS,
-    }
-    const steady = {
-      url: small.url,
-      headers: small.headers,
-      body: small.body,
-      connections: 4,
-      seconds: SECONDS,
-    }
+    const steady = paidSmallRequests(gateway, paid, SECONDS)
+    const flood = freeDiffFlood(gateway, free, SECONDS)
     const quiet: number[] = []
     const loud: number[] = []
     let floodStats = { rps: 0, non2xx: 0 }
     try {
-      await load({ ...small, duration: 2 })
+      await warmUp(steady, 2)
       for (let round = 0; round < 2; round++) {
-        quiet.push((await probe({ ...steady, seconds: SECONDS })).p99)
+        quiet.push((await probe(steady)).p99)
         const [underFlood, f] = await Promise.all([probe(steady), loadInProcess(flood, FLOOD_NICE)])
         loud.push(underFlood.p99)
         floodStats = { rps: f.rps, non2xx: f.non2xx }
@@ -106,25 +116,13 @@ export const isolationStream: Scenario = {
     const gateway = await startGateway({ LOG_LEVEL: 'warn' })
     const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
     const streamer = await workspaceKey(gateway, 'pro', UNLIMITED)
-    const steady = {
-      url: `${gateway.url}/v1/hash/sha256`,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${paid}` },
-      body: JSON.stringify({ input: 'hello world' }),
-      connections: 4,
-      seconds: SECONDS,
-    }
-    const streams = {
-      url: `${gateway.url}/v1/json/format`,
-      key: streamer,
-      bytes: 90 * MiB,
-      lanes: 2,
-      seconds: SECONDS,
-    }
+    const steady = paidSmallRequests(gateway, paid, SECONDS)
+    const streams = proRawStreams(gateway, streamer, 90 * MiB, SECONDS)
     const quiet: number[] = []
     const loud: number[] = []
     let streamed = { uploads: 0, failures: 0, mib: 0 }
     try {
-      await load({ ...steady, duration: 2 })
+      await warmUp(steady, 2)
       for (let round = 0; round < 2; round++) {
         quiet.push((await probe(steady)).p99)
         const [underStreams, s] = await Promise.all([probe(steady), streamInProcess(streams, FLOOD_NICE)])

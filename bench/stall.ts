@@ -3,7 +3,7 @@ import { Agent, request } from 'node:https'
 import { getPriority, setPriority } from 'node:os'
 import { createInterface } from 'node:readline'
 import type { PlanName } from '../src/limits/plans.ts'
-import { workspaceKey } from './lib/admin.ts'
+import { UNLIMITED, workspaceKey } from './lib/admin.ts'
 import { startGateway } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { craftedCases, opCases, rawCases, type StallCase } from './stall-cases.ts'
@@ -12,8 +12,6 @@ const CANARY_EVERY_MS = 5
 const PIECE = 64 * 1024
 const SENDER_NICE = Number(process.env.BENCH_FLOOD_NICE ?? 10)
 const TARGET_MS = 50
-const UNLIMITED = { key_rate_per_second: 1_000_000, workspace_rate_per_second: 1_000_000, monthly_quota: 2e9 }
-
 const CANARY = new URL('./lib/canary-child.ts', import.meta.url).pathname
 
 export interface Canary {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import Fastify from 'fastify'
 import { hashEnvelope } from './hash-envelope.ts'
+import { serveUntilTerm } from './serve.ts'
 
 // The baseline: bare Fastify 5 on the same TLS setup (HTTP/2 + HTTP/1.1 via ALPN, same certificate)
 // with the same handler and envelope, and none of the gateway's work (keys, limits, validation, metrics).
@@ -13,6 +14,4 @@ app.post('/v1/hash/:algorithm', async function bareHash(request) {
   const { algorithm } = request.params as { algorithm: string }
   return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
-const address = await app.listen({ port: 0, host: '127.0.0.1' })
-process.stdout.write(`READY ${address}\n`)
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)))
+await serveUntilTerm(app)

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
 import { hashEnvelope } from './hash-envelope.ts'
+import { serveUntilTerm } from './serve.ts'
 
 // What people assemble with Fastify's own plugin: @fastify/rate-limit on its Redis store (one Lua call
 // per request, auto-pipelined ioredis, as its docs recommend), keyed by the API key, on the same TLS
@@ -23,13 +24,4 @@ app.post('/v1/hash/:algorithm', async function limitedHash(request) {
   const { algorithm } = request.params as { algorithm: string }
   return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
-const address = await app.listen({ port: 0, host: '127.0.0.1' })
-process.stdout.write(`READY ${address}\n`)
-process.once(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => redis.disconnect())
-      .then(() => process.exit(0)),
-)
+await serveUntilTerm(app, async () => redis.disconnect())

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import Fastify from 'fastify'
 import { Redis } from 'ioredis'
 import { hashEnvelope } from './hash-envelope.ts'
+import { serveUntilTerm } from './serve.ts'
 
 // The floor on Redis: bare Fastify plus what any gateway honouring the contract on a shared Redis must do
 // per request: a key check (sha256 of the bearer key, a Map lookup), one atomic limit decision in Redis
@@ -56,13 +57,4 @@ app.post('/v1/hash/:algorithm', async function floorRedisHash(request, reply) {
   const { algorithm } = request.params as { algorithm: string }
   return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
-const address = await app.listen({ port: 0, host: '127.0.0.1' })
-process.stdout.write(`READY ${address}\n`)
-process.once(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => redis.quit())
-      .then(() => process.exit(0)),
-)
+await serveUntilTerm(app, async () => redis.quit())

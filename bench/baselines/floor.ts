@@ -2,6 +2,7 @@ import { hash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import Fastify from 'fastify'
 import { hashEnvelope } from './hash-envelope.ts'
+import { serveUntilTerm } from './serve.ts'
 
 // The floor of what any gateway honouring the contract must add to bare Fastify: the bare handler plus
 // a key check (sha256 of the bearer key, a Map lookup) and the three headers every /v1 response carries
@@ -29,6 +30,4 @@ app.post('/v1/hash/:algorithm', async function floorHash(request, reply) {
   const { algorithm } = request.params as { algorithm: string }
   return hashEnvelope(algorithm, (request.body as { input: string }).input)
 })
-const address = await app.listen({ port: 0, host: '127.0.0.1' })
-process.stdout.write(`READY ${address}\n`)
-process.once('SIGTERM', () => void app.close().then(() => process.exit(0)))
+await serveUntilTerm(app)

@@ -33,7 +33,7 @@ export function collectAfterBoot(): void {
 // How far the old generation may grow past what the last full collection left live before V8 starts the
 // next one. V8 picks a factor of ~1.5 for a heap the size of the gateway's (~32 MB live under load), and
 // starts incremental marking as soon as the room left under that limit is smaller than the young
-// generation (16 MB): every 1-2 MB promoted. Under a free-plan flood of heavy diffs (bench/isolation.ts,
+// generation (16 MB under load): every 1-2 MB promoted. Under a free-plan flood of heavy diffs (bench/isolation.ts,
 // requests waiting for the free pool outlive two scavenges) that was 10-11 mark-compacts in 8 s, each a
 // 5-15 ms event-loop pause with marking steps of up to 12 ms, which every paid request behind them waited
 // out (paid p99 2.7-2.9 ms, against 1.3-1.4 quiet). A factor of 2 leaves 2 in the same 8 s. A factor of 3
@@ -62,8 +62,10 @@ export function growOldGenerationInWideSteps(): void {
 const EVERY = 4 * 1024 * 1024
 
 let since = 0
-// whether V8's incremental marking is under way (from its gc performance entries: an `incremental` entry
-// when marking starts, a `major` one when the mark-compact that ends it is done)
+// whether V8's incremental marking is under way, as far as the event loop can tell: its gc performance
+// entries give an `incremental` one for a marking step run on this thread and a `major` one when the
+// mark-compact that ends the marking is done. Marking done wholly on V8's helper threads (a loop that
+// allocates little, as while streaming) runs no step here and is not seen.
 let marking = false
 let watching = false
 
@@ -80,10 +82,12 @@ function watchMarking(): void {
 }
 
 // Called with the bytes of every chunk a streamed body moves through the event loop, either way. While V8
-// is marking, no collection is asked for: one asked for then finishes the marking at once, in one pause
-// (seen: 32 ms, and 95-175 ms around single large buffers, which start marking by themselves and so are
-// never counted here), where V8's own steps pause 4-12 ms; the mark-compact that ends it frees the
-// chunks anyway.
+// is seen marking, no collection is asked for: one asked for then finishes the marking at once, in one
+// pause (seen: 32 ms, and 95-175 ms around single large buffers, which start marking by themselves and so
+// are never counted here), where V8's own steps pause 4-12 ms; the mark-compact that ends it frees the
+// chunks anyway. Marking this thread does not see is finished by the collection asked for: a 25-35 ms
+// pause during 100-256 MiB Base64 streams (bench/stall.ts), the worst the stall bench measures; V8 would
+// have finished it from a task a few ms later, so the pause moves rather than appears.
 export function noteStreamedBytes(bytes: number): void {
   watchMarking()
   since += bytes

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { heavyDiffBody } from '../../bench/isolation.ts'
-import { workspaceKey } from '../../bench/lib/admin.ts'
+import { freeDiffFlood, paidSmallRequests, proRawStreams } from '../../bench/isolation.ts'
+import { UNLIMITED, workspaceKey } from '../../bench/lib/admin.ts'
 import { loadInProcess } from '../../bench/lib/load-process.ts'
 import { probe } from '../../bench/lib/probe.ts'
 import { type Gateway, startGateway } from '../../bench/lib/processes.ts'
 import { streamInProcess } from '../../bench/lib/stream-process.ts'
 
 const MiB = 1024 * 1024
-const UNLIMITED = { key_rate_per_second: 1_000_000, workspace_rate_per_second: 1_000_000, monthly_quota: 2e9 }
 
 // The gateway's event-loop mark-compacts so far, from its own metrics (prom-client's nodejs_gc_duration)
 async function majorCollections(gateway: Gateway): Promise<number> {
@@ -28,22 +27,10 @@ describe("one tenant's heavy work does not delay the others", () => {
     try {
       const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
       const free = await workspaceKey(gateway, 'free', UNLIMITED)
-      const steady = {
-        url: `${gateway.url}/v1/hash/sha256`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${paid}` },
-        body: JSON.stringify({ input: 'hello world' }),
-        connections: 4,
-        seconds: 3,
-      }
+      const steady = paidSmallRequests(gateway, paid, 3)
       await probe({ ...steady, seconds: 1 })
       const quiet = await probe(steady)
-      const flood = {
-        url: `${gateway.url}/v1/json/diff`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${free}` },
-        body: heavyDiffBody(),
-        connections: 16,
-        duration: 3,
-      }
+      const flood = freeDiffFlood(gateway, free, 3)
       const majorsBefore = await majorCollections(gateway)
       const [loud, flooded] = await Promise.all([probe(steady), loadInProcess(flood, 10)])
       const majors = (await majorCollections(gateway)) - majorsBefore
@@ -66,23 +53,11 @@ describe("one tenant's heavy work does not delay the others", () => {
     try {
       const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
       const streamer = await workspaceKey(gateway, 'pro', UNLIMITED)
-      const steady = {
-        url: `${gateway.url}/v1/hash/sha256`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${paid}` },
-        body: JSON.stringify({ input: 'hello world' }),
-        connections: 4,
-        seconds: 3,
-      }
+      const steady = paidSmallRequests(gateway, paid, 3)
       // warm: connections, code paths and the pool's threads
       await probe({ ...steady, seconds: 1 })
       const quiet = await probe(steady)
-      const streams = {
-        url: `${gateway.url}/v1/json/format`,
-        key: streamer,
-        bytes: 32 * MiB,
-        lanes: 2,
-        seconds: 3,
-      }
+      const streams = proRawStreams(gateway, streamer, 32 * MiB, 3)
       const [loud, streamed] = await Promise.all([probe(steady), streamInProcess(streams, 10)])
       expect(streamed.failures).toBe(0)
       expect(streamed.uploads).toBeGreaterThan(0)
