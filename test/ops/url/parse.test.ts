@@ -111,10 +111,22 @@ describe('ERR_INVALID_URL details', () => {
       base: string | null
     }[]
     expect(failures.length).toBe(267)
+    let blamedOnBase = 0
     for (const c of failures) {
       const d = diagnose(c.input, c.base ?? undefined)
       expect(d.reason, c.input).not.toBe('invalid')
-      if (d.position !== undefined) expect(d.position).toBeLessThanOrEqual(c.input.length)
+      // a base at fault is named as the field, with no position in the URL; every other failure is located
+      if (d.field === 'base') {
+        blamedOnBase++
+        expect(['invalid_base', 'opaque_base'], c.input).toContain(d.reason)
+        expect(d.position, c.input).toBeUndefined()
+      } else {
+        expect(typeof d.position, `${c.input}: position`).toBe('number')
+        expect(d.position, c.input).toBeGreaterThanOrEqual(0)
+        expect(d.position, c.input).toBeLessThanOrEqual(c.input.length)
+      }
     }
+    // the suite's relative inputs against an opaque base ("mailto:…", "sc:…")
+    expect(blamedOnBase).toBe(10)
   })
 })
