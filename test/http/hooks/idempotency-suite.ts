@@ -87,14 +87,12 @@ export function idempotencySuite({ env }: SuiteOptions): void {
     const other = await admin('/admin/workspaces', { name: 'b' }, 'k-1')
     expect(other.status).toBe(422)
     expect(other.json.error.code).toBe('ERR_IDEMPOTENCY_MISMATCH')
+    // too long, a control character, not ASCII (fetch sends 'é' as the byte 0xE9): each answered 400
     for (const bad of ['x'.repeat(256), 'tab\there', 'é']) {
-      const r = await admin('/admin/workspaces', { name: 'a' }, bad).catch(() => undefined)
-      // fetch itself refuses a non-ByteString header value; what it sends must be refused by us
-      if (r) {
-        expect(r.status).toBe(400)
-        expect(r.json.error.code).toBe('ERR_VALIDATION')
-        expect(r.json.error.details.issues[0]?.path).toBe('Idempotency-Key')
-      }
+      const r = await admin('/admin/workspaces', { name: 'a' }, bad)
+      expect(r.status, bad).toBe(400)
+      expect(r.json.error.code).toBe('ERR_VALIDATION')
+      expect(r.json.error.details.issues[0]?.path).toBe('Idempotency-Key')
     }
     expect((await admin('/admin/workspaces', { name: 'a' }, 'y'.repeat(255))).status).toBe(200)
   })
