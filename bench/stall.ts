@@ -45,8 +45,19 @@ export async function startCanary(url: string): Promise<Canary> {
   }
 }
 
-// Sends one request and waits for its answer (whatever its status: a 422 is the budget working).
-export function send(url: string, key: string, c: StallCase, agent: Agent): Promise<number> {
+// What a case was answered: the status, and when it was refused the error code and the reason its details
+// give (a 422 ERR_COMPUTE_LIMIT is a budget working; its reason says which).
+export interface Answer {
+  status: number
+  code?: string
+  reason?: string
+}
+
+// An error envelope is small; a success may be large and is not kept.
+const ERROR_BODY_MAX = 64 * 1024
+
+// Sends one request and waits for its answer (whatever its status).
+export function send(url: string, key: string, c: StallCase, agent: Agent): Promise<Answer> {
   return new Promise((resolve) => {
     const headers = {
       authorization: `Bearer ${key}`,
@@ -54,15 +65,22 @@ export function send(url: string, key: string, c: StallCase, agent: Agent): Prom
       ...(c.accept ? { accept: c.accept } : {}),
     }
     const req = request(`${url}${c.path}`, { method: 'POST', agent, headers }, (res) => {
-      res.resume()
+      const status = res.statusCode ?? 0
+      const chunks: Buffer[] = []
+      let kept = 0
+      res.on('data', (chunk: Buffer) => {
+        if (status < 400 || kept >= ERROR_BODY_MAX) return
+        chunks.push(chunk)
+        kept += chunk.length
+      })
       res.on('end', () => {
         // answered before the whole body was sent (a 413 or 422 found early): the rest is not sent, and
         // the connection, its upload cut short, is not used again
         if (!req.writableFinished) req.destroy()
-        resolve(res.statusCode ?? 0)
+        resolve(status < 400 ? { status } : { status, ...refusal(Buffer.concat(chunks)) })
       })
     })
-    req.on('error', () => resolve(0))
+    req.on('error', () => resolve({ status: 0 }))
     // written in pieces as the connection takes them: one write of 256 MiB would hold the sender's own
     // event loop while it encrypts, and time the sender rather than the gateway
     const body = typeof c.body === 'string' ? Buffer.from(c.body) : c.body
@@ -79,6 +97,18 @@ export function send(url: string, key: string, c: StallCase, agent: Agent): Prom
   })
 }
 
+function refusal(body: Buffer): { code?: string; reason?: string } {
+  try {
+    const { error } = JSON.parse(body.toString('utf8')) as {
+      error?: { code?: string; details?: { reason?: unknown } }
+    }
+    const reason = error?.details?.reason
+    return { code: error?.code, ...(typeof reason === 'string' ? { reason } : {}) }
+  } catch {
+    return {}
+  }
+}
+
 // Runs cases one after another while the canary runs; the worst canary wait per case.
 // senderNice: the sender (this thread, which encrypts and decrypts hundreds of MiB) stands in for clients
 // on other machines, so it runs below the gateway and the canary (as the isolation bench's floods do); 0
@@ -88,9 +118,9 @@ export async function stallRun(
   keys: Record<PlanName, string>,
   cases: StallCase[],
   senderNice = 0,
-): Promise<{ label: string; status: number; canaryMax: number }[]> {
+): Promise<({ label: string; canaryMax: number } & Answer)[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 2, rejectUnauthorized: false })
-  const out: { label: string; status: number; canaryMax: number }[] = []
+  const out: ({ label: string; canaryMax: number } & Answer)[] = []
   const canary = await startCanary(url)
   const nice = getPriority()
   if (senderNice) setPriority(nice + senderNice)
@@ -100,7 +130,7 @@ export async function stallRun(
       // a few quiet answers before the case is sent, and after it
       await settle()
       await canary.read()
-      const status = await send(url, keys[c.plan], c, agent)
+      const answer = await send(url, keys[c.plan], c, agent)
       await settle()
       let seen = await canary.read()
       let max = seen.max
@@ -110,7 +140,7 @@ export async function stallRun(
         seen = await canary.read()
         max = Math.max(max, seen.max)
       }
-      out.push({ label: `${c.plan} ${c.label}`, status, canaryMax: max })
+      out.push({ label: `${c.plan} ${c.label}`, ...answer, canaryMax: max })
     }
   } finally {
     // raising a thread's priority back needs the privilege to (CI runs as root); otherwise it stays low
