@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterEach, expect, it } from 'vitest'
 import { jobResult } from '../../src/http/v1/jobs.ts'
 import { editedList } from '../ops/json/diff/large-helpers.ts'
-import { type JobsApp, movingPatchJob, type StartJobsApp } from './jobs-harness.ts'
+import { type JobsApp, longPatchJob, movingPatchJob, type StartJobsApp } from './jobs-harness.ts'
 
 const DAY_MS = 86_400_000
 const doc = (n: number) => ({ items: Array.from({ length: n }, (_, i) => ({ id: i, name: `item ${i}` })) })
@@ -426,5 +426,41 @@ export function jobsApiSuite(start: StartJobsApp): void {
     // the jobs in flight were given back: the cancelled ones do not count against max_jobs_in_flight
     await h.override({ max_jobs_in_flight: 1 })
     expect((await h.submit(hashJob('after'))).statusCode).toBe(202)
+  }, 120_000)
+
+  it('DELETE stops a job in the middle of its operation: cancelled within 1 s, long before it could finish', async () => {
+    // the runner stores progress (and on Redis looks for a cancel request) every 50 ms, not 250
+    h = await start({ env: { JOBS_PROGRESS_INTERVAL_MS: '50' } })
+    const slow = (await h.submit(longPatchJob().job)).json().data.id as string
+    // in the operation itself (it has reported progress), with most of its seconds of work still ahead
+    const deadline = Date.now() + 60_000
+    let running = await statusOf(h, slow)
+    while (!(running.status === 'active' && running.data.progress > 0)) {
+      if (running.status !== 'queued' && running.status !== 'active') throw new Error(`job ${running.status}`)
+      if (Date.now() > deadline) throw new Error(`job ${slow} still ${running.status}, progress 0`)
+      await new Promise((r) => setTimeout(r, 20))
+      running = await statusOf(h, slow)
+    }
+    expect(running.data.progress).toBeLessThan(0.5)
+    const asked = performance.now()
+    const stop = await h.t.app.inject({
+      method: 'DELETE',
+      url: `/v1/jobs/${slow}`,
+      headers: { authorization: `Bearer ${h.t.key}` },
+    })
+    expect(stop.statusCode).toBe(200)
+    // until it ends, however: a run that ignores the request shows here how long it took
+    let seen = await statusOf(h, slow)
+    while (seen.status === 'active' && performance.now() - asked < 100_000) {
+      await new Promise((r) => setTimeout(r, 20))
+      seen = await statusOf(h, slow)
+    }
+    const tookMs = performance.now() - asked
+    expect(seen.status).toBe('cancelled')
+    // the docs say about 250 ms; 1 s leaves room for a loaded machine, and the rest of the operation
+    // (seconds) does not fit in it: a runner that only looked once the operation had finished fails here
+    expect(tookMs).toBeLessThan(1_000)
+    expect(seen.data.progress).toBeNull()
+    expect(seen.data.result).toBeUndefined()
   }, 120_000)
 }

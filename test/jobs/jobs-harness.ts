@@ -9,9 +9,9 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 // A job over a large input (1.4 MB) that runs for a fraction of a second and reports its progress at each of
 // its 4,000 operations: each moves the first item of a 200,000-item array to its end. `rotated` is its result.
-export function movingPatchJob() {
-  const items = Array.from({ length: 200_000 }, (_, i) => i)
-  const moves = 4_000
+export function movingPatchJob(size: { items: number; moves: number } = { items: 200_000, moves: 4_000 }) {
+  const items = Array.from({ length: size.items }, (_, i) => i)
+  const moves = size.moves
   return {
     job: {
       operation: 'json.patch',
@@ -23,6 +23,11 @@ export function movingPatchJob() {
     rotated: { result: { items: [...items.slice(moves), ...items.slice(0, moves)] } },
   }
 }
+
+// The same over 400,000 items with 40,000 moves (4.7 MB): seconds of work (about 4 s of CPU on a quiet
+// machine, more on a loaded one), reporting its progress all along. What stops it early (a cancel) is
+// seen well before it could have finished by itself.
+export const longPatchJob = () => movingPatchJob({ items: 400_000, moves: 40_000 })
 
 // A gateway with jobs, embedded or on Redis (then with a job consumer in this process, the same code
 // `npm run worker` runs), on a clock the test can move forward.
