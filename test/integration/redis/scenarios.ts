@@ -43,7 +43,9 @@ export function sharedStateScenarios(gateways: () => Gateway[]): void {
   })
 
   // GCRA with burst = rate admits at most rate × (1 + t) requests in any t seconds, and a fresh bucket
-  // admits its whole burst at once: so `rate` ≤ admitted ≤ rate × (1 + elapsed).
+  // admits its whole burst at once: so `rate` ≤ admitted ≤ rate × (1 + elapsed). Real processes on Redis
+  // TIME can only be bounded so; the exact counts (burst, refill, across gateways, and TIME to the
+  // millisecond) are test/store/redis-limits.test.ts.
   it('per-second caps (key and workspace) hold across gateways within the GCRA bound', async () => {
     const gs = gateways()
     const rate = 20
