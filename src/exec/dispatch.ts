@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import type { Task, TaskReply } from '../../workers/protocol.ts'
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { batchedChild } from '../observability/batched-counter.ts'
@@ -9,7 +10,6 @@ import type { PoolMetrics } from './metrics.ts'
 import { PoolTaskError } from './pool-failure.ts'
 import type { PoolSet } from './pools.ts'
 import { submitTask } from './submit.ts'
-import type { Task, TaskReply } from './task-types.ts'
 
 export interface DispatchContext {
   workspaceId: string

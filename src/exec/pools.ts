@@ -1,9 +1,9 @@
 import { Piscina } from 'piscina'
+import { startThreadpoolOnThisThread } from '../../workers/policy.ts'
 import type { PoolConfig, PoolsConfig } from '../config.ts'
 import { PoolAdmission } from './admission.ts'
 import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
-import { startThreadpoolOnThisThread } from './thread-policy.ts'
 
 export interface NamedPool {
   name: string
@@ -14,7 +14,7 @@ export interface NamedPool {
   starts: StartBoard
   // how far each of its tasks has got, as its operation reported (jobs' progress), same slots
   progress: ProgressBoard
-  // whether every thread started at boot has loaded and warmed its ops (src/exec/thread-warmup.ts)
+  // whether every thread started at boot has loaded and warmed its ops (workers/warmup.ts)
   warm(): boolean
 }
 
@@ -27,9 +27,9 @@ export interface PoolSet {
   close(): Promise<void>
 }
 
-const WORKER = new URL('./op-thread.ts', import.meta.url).href
+const WORKER = new URL('../../workers/entry.ts', import.meta.url).href
 
-// Every pool thread asks for SCHED_IDLE (Linux, src/exec/thread-policy.ts): it runs on CPU nothing else
+// Every pool thread asks for SCHED_IDLE (Linux, workers/policy.ts): it runs on CPU nothing else
 // wants and yields the moment the event loop needs a core, so pool work of any tier never delays the
 // requests the event loop answers for every tenant. Nice values alone were not enough: a niced paid thread
 // keeps its core until its slice ends, and two pro streams on a 2-core machine raised other tenants'

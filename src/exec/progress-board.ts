@@ -1,6 +1,6 @@
 // How far each running pooled task has got, shared with the pool's threads like the start board (one slot
 // per task the pool accepts, the same slot numbers): an operation that can tell calls its progress
-// callback at coarse steps, the thread writes the fraction into the task's slot (src/exec/op-thread.ts),
+// callback at coarse steps, the thread writes the fraction into the task's slot (workers/entry.ts),
 // and whoever waits for the task reads it when it likes (a job runner, four times a second) without a
 // message between threads. Millionths in an Int32Array, so Atomics make each read and write whole.
 const NONE = -1

@@ -1,13 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import type { Readable } from 'node:stream'
 import { MessageChannel } from 'node:worker_threads'
-import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
-import { noteStreamedBytes } from '../lib/gc.ts'
-import type { PlanLimits } from '../limits/plans.ts'
-import type { PoolMetrics } from './metrics.ts'
-import type { NamedPool, PoolSet } from './pools.ts'
-import { BUDGET_EXCEEDED, QUEUE_TIMEOUT } from './start-board.ts'
-import { overBudget } from './stream-thread.ts'
+import { overBudget } from '../../workers/stream.ts'
 import {
   type FromThread,
   INPUT_WINDOW,
@@ -20,7 +14,13 @@ import {
   type StreamTask,
   type StreamTaskResult,
   type ToThread,
-} from './stream-types.ts'
+} from '../../workers/stream-protocol.ts'
+import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
+import { noteStreamedBytes } from '../lib/gc.ts'
+import type { PlanLimits } from '../limits/plans.ts'
+import type { PoolMetrics } from './metrics.ts'
+import type { NamedPool, PoolSet } from './pools.ts'
+import { BUDGET_EXCEEDED, QUEUE_TIMEOUT } from './start-board.ts'
 
 export interface StreamContext {
   workspaceId: string

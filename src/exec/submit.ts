@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks'
+import type { Task, TaskReply } from '../../workers/protocol.ts'
 import { ownsBuffer } from '../lib/raw-json.ts'
 import type { Reservation } from './admission.ts'
 import { classifyPoolFailure, PoolTaskError, QUEUE_FULL } from './pool-failure.ts'
 import type { NamedPool } from './pools.ts'
 import type { ProgressProbe } from './progress-board.ts'
 import { watchBudget } from './start-board.ts'
-import type { Task, TaskReply } from './task-types.ts'
 
 // how long a task may wait for a thread before it is refused as overload (at least its budget): long
 // enough for a replacement thread to boot, short enough that a client is not left hanging

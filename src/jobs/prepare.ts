@@ -1,12 +1,12 @@
+import { prepareBody } from '../../workers/jobs.ts'
+import type { TaskReply } from '../../workers/protocol.ts'
 import { AppError, type ErrorCode, isAppError } from '../errors.ts'
 import { PoolTaskError } from '../exec/pool-failure.ts'
 import type { PoolSet } from '../exec/pools.ts'
-import type { TaskReply } from '../exec/task-types.ts'
 import { issuesOf } from '../lib/zod-issues.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { knownError, onPool, PoolBusyError } from './run-job.ts'
 import { jobBody } from './schema.ts'
-import { prepareBody } from './task.ts'
 import { JOB_INPUT_FACTOR, type JobError, type JobOperation } from './types.ts'
 
 // Below this a body is checked on the event loop (well under a millisecond); above it on a worker thread,

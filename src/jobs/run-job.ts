@@ -1,9 +1,9 @@
+import type { Task, TaskReply } from '../../workers/protocol.ts'
 import { ERRORS } from '../errors.ts'
 import { PoolTaskError } from '../exec/pool-failure.ts'
 import type { NamedPool, PoolSet } from '../exec/pools.ts'
 import type { ProgressProbe } from '../exec/progress-board.ts'
 import { submitTask } from '../exec/submit.ts'
-import type { Task, TaskReply } from '../exec/task-types.ts'
 import type { JobError, JobMeta, JobOutcome } from './types.ts'
 
 // The pool has no room for the task: nobody's fault, and worth trying again shortly.

@@ -148,7 +148,7 @@ const OPERATIONS_POOL_ABOVE = {
   format: inlineBound(COST.format),
 }
 
-// Every operation by name: the same functions run inline, on worker threads (src/exec/op-thread.ts) and in jobs.
+// Every operation by name: the same functions run inline, on worker threads (workers/entry.ts) and in jobs.
 export const OPERATIONS = {
   // hash and hmac: the algorithm joins the body from the path (the route's `with`, src/http/v1/)
   hash: op(hash, COST.hash, {

@@ -1,5 +1,5 @@
 // The one worker protocol: what crosses the thread boundary to and from the pool thread
-// (src/exec/op-thread.ts), for synchronous requests and jobs alike. In a module of its own so the submitters
+// (workers/entry.ts), for synchronous requests and jobs alike. In a module of its own so the submitters
 // take these types without importing the thread entry (which imports the start board).
 
 // op: run the op on plain data; answered as the value, or, when `envelope` is set, as the whole success
@@ -7,7 +7,7 @@
 // raw: the request body's JSON bytes, parsed, validated against the op's body schema, joined by `with`
 //      (what the route adds: a path parameter), run, answered as the whole success envelope in UTF-8 bytes,
 //      or as the op's raw bytes with `octets`, transferred (see src/lib/raw-json.ts)
-// job.prepare: a submitted job body's bytes, parsed and validated (src/jobs/task.ts): answers the operation
+// job.prepare: a submitted job body's bytes, parsed and validated (workers/jobs.ts): answers the operation
 // job.run: a job's body, run: answers the result's JSON text, refused past maxResultBytes
 export type Task =
   | { kind: 'op'; op: string; input: unknown; envelope?: boolean; slot?: number }
@@ -39,4 +39,4 @@ export type TaskReply =
 
 // A raw body streamed to a thread chunk by chunk over a MessagePort of its own (kind 'stream':
 // src/exec/stream-run.ts on the main thread, stream-thread.ts on the pool thread).
-export type { StreamTask, StreamTaskResult } from './stream-types.ts'
+export type { StreamTask, StreamTaskResult } from './stream-protocol.ts'

@@ -1,21 +1,21 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
-import { isAppError } from '../errors.ts'
-import { okEnvelopeBytes, parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact } from '../ops/json/number.ts'
-import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../ops/registry.ts'
-import { reportProgress } from './progress-board.ts'
-import { markStarted } from './start-board.ts'
-import { runStreamTask } from './stream-thread.ts'
-import { isStreamTask } from './stream-types.ts'
-import type { StreamTask, StreamTaskResult, Task, TaskReply } from './task-types.ts'
-import { afterTask } from './thread-memory.ts'
-import { idleSchedulingForThisThread } from './thread-policy.ts'
-import { prepareThread, type WarmUpData } from './thread-warmup.ts'
+import { isAppError } from '../src/errors.ts'
+import { reportProgress } from '../src/exec/progress-board.ts'
+import { markStarted } from '../src/exec/start-board.ts'
+import { okEnvelopeBytes, parseAndValidate } from '../src/lib/raw-json.ts'
+import { parseJsonExact } from '../src/ops/json/number.ts'
+import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'
+import { afterTask } from './memory.ts'
+import { idleSchedulingForThisThread } from './policy.ts'
+import type { StreamTask, StreamTaskResult, Task, TaskReply } from './protocol.ts'
+import { runStreamTask } from './stream.ts'
+import { isStreamTask } from './stream-protocol.ts'
+import { prepareThread, type WarmUpData } from './warmup.ts'
 
 // a pool thread, of any tier, yields the CPU to the event loop the moment it is wanted (src/exec/pools.ts)
 idleSchedulingForThisThread()
-// a pool started warm: load and warm every hot op before the first task (src/exec/thread-warmup.ts)
+// a pool started warm: load and warm every hot op before the first task (workers/warmup.ts)
 await prepareThread(workerData as WarmUpData | undefined)
 
 function spec(op: string): OpSpec {
@@ -50,9 +50,9 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
     }
     // loaded on a thread's first job task: a thread that only serves requests boots without it
     case 'job.prepare':
-      return { value: (await import('../jobs/task.ts')).prepareBody(task.raw) }
+      return { value: (await import('./jobs.ts')).prepareBody(task.raw) }
     case 'job.run': {
-      const { runBody } = await import('../jobs/task.ts')
+      const { runBody } = await import('./jobs.ts')
       return { json: await runBody(task.raw, task.maxResultBytes, progressOf(task.slot)) }
     }
   }
@@ -81,7 +81,7 @@ export default async function runTask(task: Task | StreamTask): Promise<TaskRepl
     const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
     return { ok: false, error, startedAt, runMs: elapsed() }
   } finally {
-    // a large task's heap is given back once the thread is idle (src/exec/thread-memory.ts)
+    // a large task's heap is given back once the thread is idle (workers/memory.ts)
     afterTask(elapsed())
   }
 }

@@ -1,13 +1,13 @@
-import { AppError } from '../errors.ts'
-import { parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact, plainNumbers } from '../ops/json/number.ts'
-import type { OpContext, Progress } from '../ops/progress.ts'
-import { exactNumbers, OPERATIONS } from '../ops/registry.ts'
-import { checkJobParams, jobBody } from './schema.ts'
-import type { JobOperation } from './types.ts'
+import { AppError } from '../src/errors.ts'
+import { checkJobParams, jobBody } from '../src/jobs/schema.ts'
+import type { JobOperation } from '../src/jobs/types.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
+import { parseJsonExact, plainNumbers } from '../src/ops/json/number.ts'
+import type { OpContext, Progress } from '../src/ops/progress.ts'
+import { exactNumbers, OPERATIONS } from '../src/ops/registry.ts'
 
 // What a job's pool tasks do (kinds 'job.prepare' and 'job.run' of the one thread entry,
-// src/exec/op-thread.ts): pure functions of the submitted body's bytes, so a large document is parsed,
+// workers/entry.ts): pure functions of the submitted body's bytes, so a large document is parsed,
 // validated, run and serialized on a worker thread and never on an event loop. Expected failures throw
 // AppError; the thread entry turns them into the protocol's error reply.
 

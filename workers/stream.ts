@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { AppError, isAppError } from '../errors.ts'
-import { okEnvelopeBytes } from '../lib/raw-json.ts'
-import { createStreamStep, type StreamStep } from './stream-steps.ts'
+import { AppError, isAppError } from '../src/errors.ts'
+import { okEnvelopeBytes } from '../src/lib/raw-json.ts'
 import {
   type FromThread,
   METER_BUSY,
@@ -12,7 +11,8 @@ import {
   type StreamTask,
   type StreamTaskResult,
   type ToThread,
-} from './stream-types.ts'
+} from './stream-protocol.ts'
+import { createStreamStep, type StreamStep } from './stream-steps.ts'
 
 const now = () => performance.timeOrigin + performance.now()
 const SLICE = 64 * 1024

@@ -1,14 +1,14 @@
 // What crosses the thread boundary for a streamed body (docs/dispatch.md, "Streaming on the pool"): the
 // task handed to Piscina once, and the messages both sides exchange on the task's own MessageChannel while
-// the body arrives. Shared by the main side (src/exec/stream-run.ts) and the thread (src/exec/stream-thread.ts).
+// the body arrives. Shared by the main side (src/exec/stream-run.ts) and the thread (workers/stream.ts).
 import type { MessagePort } from 'node:worker_threads'
-import type { Base64Variant, DecodeVariant } from '../ops/base64/types.ts'
-import type { JsonFormatOptions, JsonWarning } from '../ops/json/format/format.ts'
-import type { ByteEncoding } from '../ops/types.ts'
+import type { Base64Variant, DecodeVariant } from '../src/ops/base64/types.ts'
+import type { JsonFormatOptions, JsonWarning } from '../src/ops/json/format/format.ts'
+import type { ByteEncoding } from '../src/ops/types.ts'
 
 // The incremental op a streamed body is fed through, with its options (plain data). With `envelope`, the
 // answer is the JSON success envelope around what the op made of the whole body, built on the thread and
-// sent back as one piece of UTF-8 bytes, instead of the op's output piece by piece (src/exec/stream-steps.ts).
+// sent back as one piece of UTF-8 bytes, instead of the op's output piece by piece (workers/stream-steps.ts).
 export type StreamJob = (
   | {
       kind: 'json.format'

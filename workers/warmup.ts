@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks'
-import { parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact } from '../ops/json/number.ts'
-import { OPERATIONS, type OpName } from '../ops/registry.ts'
-import { collectNow } from './thread-memory.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
+import { parseJsonExact } from '../src/ops/json/number.ts'
+import { OPERATIONS, type OpName } from '../src/ops/registry.ts'
+import { collectNow } from './memory.ts'
 
 // Warm-up of a pool thread at boot (issue 14): a fresh thread has loaded its modules but every op still
 // runs in V8's interpreter, so the first heavy request after a deploy ran several times slower than the
