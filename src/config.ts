@@ -5,7 +5,7 @@ import { parseCidr } from './lib/cidr.ts'
 import { hostAllowlist } from './lib/host-allowlist.ts'
 import { type AllowedOrigins, allowedOriginsSchema } from './lib/origins.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
-import { type TracingConfig, tracingConfig, tracingEnvSchema } from './observability/tracing/settings.ts'
+import { type TracingConfig, tracingConfig, tracingEnvSchema } from './tracing/settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().min(1)
@@ -145,7 +145,7 @@ export const envSchema = z
     CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
     // browsers allowed to call /v1 cross-origin (src/http/hooks/cors.ts)
     CORS_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
-    // OpenTelemetry tracing (src/observability/tracing/, docs/operations.md#tracing)
+    // OpenTelemetry tracing (src/tracing/, docs/operations.md#tracing)
     ...tracingEnvSchema,
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {

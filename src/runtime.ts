@@ -16,10 +16,10 @@ import { sourceCommit } from './observability/build-info.ts'
 import { type LogSink, openLogSink } from './observability/logger.ts'
 import { createMetrics, type Metrics } from './observability/metrics.ts'
 import { registerRedisUp } from './observability/redis-metrics.ts'
-import { openTracing } from './observability/tracing/open.ts'
-import type { Tracing } from './observability/tracing/types.ts'
 import { openStore, redisTarget } from './store/open.ts'
 import type { Store } from './store/types.ts'
+import { openTracing } from './tracing/open.ts'
+import type { Tracing } from './tracing/types.ts'
 
 // client addresses the invalid-key limiter tracks at once (least recently seen forgotten first): ~10 MB
 const INVALID_KEY_ADDRESSES = 100_000

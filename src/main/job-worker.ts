@@ -10,9 +10,9 @@ import { VERSION } from '../lib/version.ts'
 import { sourceCommit } from '../observability/build-info.ts'
 import { createProcessRegistry } from '../observability/metrics.ts'
 import { createRedisMetrics } from '../observability/redis-metrics.ts'
-import { openTracing } from '../observability/tracing/open.ts'
 import { redisTarget } from '../store/open.ts'
 import { describeTarget } from '../store/redis/client.ts'
+import { openTracing } from '../tracing/open.ts'
 
 // `npm run worker`: a job worker process. Run any number, on any machine that reaches the gateways'
 // Redis; each runs jobs on Piscina pools sized like a gateway's (POOL_* settings) and serves its own

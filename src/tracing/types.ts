@@ -1,7 +1,7 @@
-import type { Dispatcher } from '../../exec/dispatch.ts'
-import type { StreamRunner } from '../../exec/stream-run.ts'
-import type { JobService } from '../../jobs/service.ts'
-import type { Store } from '../../store/types.ts'
+import type { Dispatcher } from '../exec/dispatch.ts'
+import type { StreamRunner } from '../exec/stream-run.ts'
+import type { JobService } from '../jobs/service.ts'
+import type { Store } from '../store/types.ts'
 
 // What the rest of Anvil sees of tracing. Only types here: the OpenTelemetry SDK behind it (sdk.ts) is
 // imported on demand by open.ts, so a process without an OTLP endpoint never loads it.
