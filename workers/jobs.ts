@@ -1,7 +1,7 @@
 import { AppError } from '../src/errors.ts'
-import { checkJobParams, jobBody } from '../src/jobs/schema.ts'
 import type { JobOperation } from '../src/jobs/types.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
+import { checkJobParams, jobBody } from '../src/ops/jobs/schema.ts'
 import { parseJsonExact, plainNumbers } from '../src/ops/json/number.ts'
 import type { OpContext, Progress } from '../src/ops/progress.ts'
 import { exactNumbers, OPERATIONS } from '../src/ops/registry.ts'

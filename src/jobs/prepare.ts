@@ -5,8 +5,8 @@ import { PoolTaskError } from '../exec/pool-failure.ts'
 import type { PoolSet } from '../exec/pools.ts'
 import { issuesOf } from '../lib/zod-issues.ts'
 import type { PlanLimits } from '../limits/plans.ts'
+import { jobBody } from '../ops/jobs/schema.ts'
 import { knownError, onPool, PoolBusyError } from './run-job.ts'
-import { jobBody } from './schema.ts'
 import { JOB_INPUT_FACTOR, type JobError, type JobOperation } from './types.ts'
 
 // Below this a body is checked on the event loop (well under a millisecond); above it on a worker thread,

@@ -1,5 +1,5 @@
-import type { Family } from '../keys/families.ts'
 import type { KeyMode } from '../keys/format.ts'
+import type { Family } from '../limits/families.ts'
 import type { PlanName, PlanOverrides } from '../limits/plans.ts'
 
 export interface Workspace {
