@@ -5,7 +5,7 @@
 // repository type-checks with TypeScript 7, which has no JavaScript API. The imports here are simple
 // (static `import`/`export … from`, `import()`, `new URL(…, import.meta.url)`, always relative, always with
 // the extension), so reading them with a regular expression over the source is exact for this code base.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, posix, relative, sep } from 'node:path'
 
 export interface Edge {
@@ -30,6 +30,7 @@ const IMPORT =
   /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"\n]+)['"]|import\(\s*['"]([^'"\n]+)['"]\s*\)|new URL\(\s*['"]([^'"\n]+\.ts)['"]\s*,\s*import\.meta\.url/g
 
 function listSources(root: string, dir: string, out: string[]): string[] {
+  if (!existsSync(join(root, dir))) return out
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = posix.join(dir, entry.name)
     if (entry.isDirectory()) listSources(root, path, out)
@@ -40,7 +41,7 @@ function listSources(root: string, dir: string, out: string[]): string[] {
 
 export function readEdges(root: string): Edge[] {
   const edges: Edge[] = []
-  for (const file of listSources(root, 'src', [])) {
+  for (const file of [...listSources(root, 'src', []), ...listSources(root, 'workers', [])]) {
     const text = readFileSync(join(root, file), 'utf8')
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[3] ?? m[4] ?? m[5]
@@ -66,6 +67,14 @@ function edgeViolations(e: Edge): Violation[] {
     e.to !== 'src/errors.ts'
   )
     v('ops-are-pure', 'src/ops/ may import only src/ops/, src/lib/ and src/errors.ts')
+  if (
+    under(e.from, 'workers') &&
+    !under(e.to, 'workers') &&
+    !under(e.to, 'src/ops') &&
+    !under(e.to, 'src/lib') &&
+    e.to !== 'src/errors.ts'
+  )
+    v('workers-are-pure', 'workers/ may import only workers/, src/ops/, src/lib/ and src/errors.ts')
   if (under(e.from, 'src/lib') && !under(e.to, 'src/lib') && e.to !== 'src/errors.ts')
     v('lib-is-a-leaf', 'src/lib/ may import only src/lib/ and src/errors.ts')
   if (under(e.to, 'src/http') && !under(e.from, 'src/http') && !under(e.from, 'src/main'))

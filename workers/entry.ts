@@ -1,22 +1,23 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { isAppError } from '../src/errors.ts'
-import { reportProgress } from '../src/exec/progress-board.ts'
-import { markStarted } from '../src/exec/start-board.ts'
 import { okEnvelopeBytes, parseAndValidate } from '../src/lib/raw-json.ts'
 import { parseJsonExact } from '../src/ops/json/number.ts'
 import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'
+import { markStarted, reportProgress } from './boards.ts'
 import { afterTask } from './memory.ts'
 import { idleSchedulingForThisThread } from './policy.ts'
-import type { StreamTask, StreamTaskResult, Task, TaskReply } from './protocol.ts'
+import type { StreamTask, StreamTaskResult, Task, TaskReply, ThreadData } from './protocol.ts'
 import { runStreamTask } from './stream.ts'
 import { isStreamTask } from './stream-protocol.ts'
-import { prepareThread, type WarmUpData } from './warmup.ts'
+import { prepareThread } from './warmup.ts'
 
 // a pool thread, of any tier, yields the CPU to the event loop the moment it is wanted (src/exec/pools.ts)
 idleSchedulingForThisThread()
 // a pool started warm: load and warm every hot op before the first task (workers/warmup.ts)
-await prepareThread(workerData as WarmUpData | undefined)
+// (outside a pool, e.g. a test calling the entry directly, there is no thread data)
+const thread = workerData as Partial<ThreadData> | undefined
+await prepareThread(thread)
 
 function spec(op: string): OpSpec {
   if (!isOpName(op)) throw new Error(`unknown operation ${op}`)
@@ -26,7 +27,7 @@ function spec(op: string): OpSpec {
 // The progress callback of a task's operation: into the task's slot of the pool's progress board, read by
 // whoever waits for it (src/exec/progress-board.ts). None outside a pool (tests call the entry directly).
 function progressOf(slot: number | undefined): ((fraction: number) => void) | undefined {
-  const board = (workerData as { progress?: SharedArrayBuffer } | undefined)?.progress
+  const board = thread?.progress
   if (!board || slot === undefined) return undefined
   return (fraction) => reportProgress(board, slot, fraction)
 }
@@ -69,7 +70,7 @@ function transferred(reply: TaskReply, bytes: Uint8Array): TaskReply {
 // come back as values (AppError does not survive the thread boundary); anything else is a bug and rejects.
 export default async function runTask(task: Task | StreamTask): Promise<TaskReply | StreamTaskResult> {
   const startedAt = performance.timeOrigin + performance.now()
-  const board = (workerData as { starts?: SharedArrayBuffer } | undefined)?.starts
+  const board = thread?.starts
   if (board && task.slot !== undefined) markStarted(board, task.slot, startedAt)
   if (isStreamTask(task)) return runStreamTask(task, startedAt)
   const elapsed = () => performance.timeOrigin + performance.now() - startedAt

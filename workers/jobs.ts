@@ -1,7 +1,6 @@
 import { AppError } from '../src/errors.ts'
-import type { JobOperation } from '../src/jobs/types.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
-import { checkJobParams, jobBody } from '../src/ops/jobs/schema.ts'
+import { checkJobParams, type JobBody, jobBody } from '../src/ops/jobs/schema.ts'
 import { parseJsonExact, plainNumbers } from '../src/ops/json/number.ts'
 import type { OpContext, Progress } from '../src/ops/progress.ts'
 import { exactNumbers, OPERATIONS } from '../src/ops/registry.ts'
@@ -20,7 +19,7 @@ function parseJob(text: string): unknown {
 }
 
 // A submitted job body: its operation, or the error the submission is refused with.
-export function prepareBody(bytes: Uint8Array): JobOperation {
+export function prepareBody(bytes: Uint8Array): JobBody['operation'] {
   const body = parseAndValidate(bytes, jobBody, parseJob)
   checkJobParams(body)
   return body.operation

@@ -1,6 +1,18 @@
 // The one worker protocol: what crosses the thread boundary to and from the pool thread
 // (workers/entry.ts), for synchronous requests and jobs alike. In a module of its own so the submitters
-// take these types without importing the thread entry (which imports the start board).
+// (src/exec/) take these types without importing the thread entry.
+
+// What a pool gives each of its threads at boot (Piscina's workerData, src/exec/pools.ts).
+export interface ThreadData {
+  // the pool's name (a metric label)
+  pool: string
+  // the pool's start board and progress board (workers/boards.ts): one slot per task it accepts
+  starts: SharedArrayBuffer
+  progress: SharedArrayBuffer
+  // warm up before the first task (workers/warmup.ts), then add one to `warmed` (read by /readyz)
+  warmUp: boolean
+  warmed: SharedArrayBuffer
+}
 
 // op: run the op on plain data; answered as the value, or, when `envelope` is set, as the whole success
 //     envelope in UTF-8 bytes, serialized and encoded on the thread and transferred

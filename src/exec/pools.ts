@@ -1,5 +1,6 @@
+import { stat } from 'node:fs'
 import { Piscina } from 'piscina'
-import { startThreadpoolOnThisThread } from '../../workers/policy.ts'
+import type { ThreadData } from '../../workers/protocol.ts'
 import type { PoolConfig, PoolsConfig } from '../config.ts'
 import { PoolAdmission } from './admission.ts'
 import { ProgressBoard } from './progress-board.ts'
@@ -69,7 +70,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
       progress: progress.buffer,
       warmUp: warm,
       warmed: warmed.buffer,
-    },
+    } satisfies ThreadData,
     closeTimeout: 5_000,
     niceIncrement: nice,
   })
@@ -83,6 +84,15 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     progress,
     warm: () => !warm || Atomics.load(warmed, 0) >= config.threads,
   }
+}
+
+// libuv's threadpool (fs, crypto, zlib, DNS for the whole process, event loop included) starts its threads
+// when work is first queued on it, from the thread that queued it, and Linux threads inherit the creating
+// thread's policy: started by a pool thread under SCHED_IDLE (workers/policy.ts), every threadpool thread
+// would run idle too, and the event loop's compression and file work with it. So the event loop queues a
+// trivial job before any pool thread exists (createPools), which starts the threadpool from here.
+function startThreadpoolOnThisThread(): void {
+  stat('.', () => {})
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.

@@ -1,7 +1,10 @@
+import { NOT_STARTED } from '../../workers/boards.ts'
+
 // When each pooled task started running, shared with the pool's threads: a task's compute budget is
 // counted from that moment, not from submission, so time spent queued or waiting for a thread to boot
 // (after a budget kill Piscina starts a replacement, which loads its modules first) is never charged as
-// compute. One slot per task the pool accepts; the worker writes its slot when it picks the task up.
+// compute. One slot per task the pool accepts; the thread writes its slot when it picks the task up
+// (markStarted, workers/boards.ts).
 export class StartBoard {
   readonly buffer: SharedArrayBuffer
   #starts: BigInt64Array
@@ -16,7 +19,7 @@ export class StartBoard {
   // undefined when every slot is taken (the pool is at capacity)
   acquire(): number | undefined {
     const slot = this.#free.pop()
-    if (slot !== undefined) Atomics.store(this.#starts, slot, 0n)
+    if (slot !== undefined) Atomics.store(this.#starts, slot, NOT_STARTED)
     return slot
   }
 
@@ -27,13 +30,8 @@ export class StartBoard {
   // epoch milliseconds when the task in `slot` started, or undefined while it waits
   startedAt(slot: number): number | undefined {
     const at = Atomics.load(this.#starts, slot)
-    return at === 0n ? undefined : Number(at)
+    return at === NOT_STARTED ? undefined : Number(at)
   }
-}
-
-// Worker side: note that the task in `slot` starts now.
-export function markStarted(buffer: SharedArrayBuffer, slot: number, at: number): void {
-  Atomics.store(new BigInt64Array(buffer), slot, BigInt(Math.max(1, Math.floor(at))))
 }
 
 export const QUEUE_TIMEOUT = 'queue-timeout'
