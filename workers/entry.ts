@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
-import { isAppError } from '../src/errors.ts'
-import { okEnvelopeBytes, parseAndValidate } from '../src/lib/raw-json.ts'
+import { errorValue, isAppError } from '../src/errors.ts'
+import { okEnvelopeBytes } from '../src/lib/envelope.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { parseJsonExact } from '../src/ops/json/number.ts'
 import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'
 import { markStarted, reportProgress } from './boards.ts'
@@ -79,8 +80,7 @@ export default async function runTask(task: Task | StreamTask): Promise<TaskRepl
     return reply.bytes ? transferred(reply, reply.bytes) : reply
   } catch (err) {
     if (!isAppError(err)) throw err
-    const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
-    return { ok: false, error, startedAt, runMs: elapsed() }
+    return { ok: false, error: errorValue(err), startedAt, runMs: elapsed() }
   } finally {
     // a large task's heap is given back once the thread is idle (workers/memory.ts)
     afterTask(elapsed())

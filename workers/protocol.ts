@@ -2,6 +2,8 @@
 // (workers/entry.ts), for synchronous requests and jobs alike. In a module of its own so the submitters
 // (src/exec/) take these types without importing the thread entry.
 
+import type { ErrorValue } from '../src/errors.ts'
+
 // What a pool gives each of its threads at boot (Piscina's workerData, src/exec/pools.ts).
 export interface ThreadData {
   // the pool's name (a metric label)
@@ -37,11 +39,8 @@ export type Task =
 
 export type TaskKind = Task['kind']
 
-export interface TaskError {
-  code: string
-  message: string
-  details?: unknown
-}
+// an expected failure (an AppError on the thread), as a value
+export type TaskError = ErrorValue
 
 // value: plain data (op, job.prepare); json: JSON text (job.run); bytes: the response body to send as is
 // (op with envelope, raw)

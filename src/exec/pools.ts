@@ -6,6 +6,9 @@ import { PoolAdmission } from './admission.ts'
 import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
 
+// the plan tiers' pools (a workspace listed in DEDICATED_POOLS has one of its own)
+export type Tier = 'free' | 'paid'
+
 export interface NamedPool {
   name: string
   piscina: Piscina
@@ -24,7 +27,7 @@ export interface PoolSet {
   // every pool's boot threads are warm (always true when threads start on first use): /readyz waits on it
   warm(): boolean
   // the pool a workspace's work runs on: its dedicated pool, else its plan tier's
-  pick(workspaceId: string, tier: 'free' | 'paid'): NamedPool
+  pick(workspaceId: string, tier: Tier): NamedPool
   close(): Promise<void>
 }
 
