@@ -1,13 +1,31 @@
 import { stat } from 'node:fs'
 import { Piscina } from 'piscina'
 import type { ThreadData } from '../../workers/protocol.ts'
-import type { PoolConfig, PoolsConfig } from '../config.ts'
 import { PoolAdmission } from './admission.ts'
 import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
 
 // the plan tiers' pools (a workspace listed in DEDICATED_POOLS has one of its own)
 export type Tier = 'free' | 'paid'
+
+export interface PoolConfig {
+  threads: number
+  // tasks allowed to wait beyond the running ones; more get 503 ERR_OVERLOADED
+  queue: number
+  memoryMb: number
+}
+
+// The pools' settings (POOL_* and DEDICATED_POOLS, read by src/config.ts and handed down).
+export interface PoolsConfig {
+  free: PoolConfig
+  paid: PoolConfig
+  // workspace id → threads, each a pool of its own with the paid pool's queue depth and memory
+  dedicated: Record<string, number>
+  // start every thread at boot (production) or on first use (tests, tools)
+  warm: boolean
+  // how long a large body waits, unread, for a place on its full pool before a 503 (0: refuse at once)
+  admissionWaitMs: number
+}
 
 export interface NamedPool {
   name: string

@@ -2,10 +2,10 @@ import { Queue } from 'bullmq'
 import type { Cluster, Redis } from 'ioredis'
 import { AppError } from '../../errors.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
+import type { TraceCarrier } from '../../observability/trace-context.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
 import type { Page } from '../../store/types.ts'
-import type { TraceCarrier } from '../../tracing/types.ts'
 import type {
   CancelReply,
   JobBackend,
