@@ -1,4 +1,5 @@
-import { formatIsHeavy } from '../ops/json/format/cost.ts'
+import { prettyOutputBound } from '../ops/json/format/cost.ts'
+import type { JsonFormatInput } from '../ops/json/format/format.ts'
 import { verifyIsHeavy } from '../ops/jwt/verify.ts'
 import type { OpInput, OpName } from '../ops/registry.ts'
 import { nonStarterRun, STREAM_SAFE_RUN } from '../ops/text/normalize.ts'
@@ -68,7 +69,24 @@ const INLINE_UUIDS = 50
 const INLINE_NANOID_SYMBOLS = 2_000
 const INLINE_CRON_RUNS = 25
 
+// Inline json/format requests write at most this much pretty output (writing and serializing it takes
+// about 1 ms), and sort_keys (which holds and sorts every object) runs inline only for inputs this small
+// (measured: bench/cost-models.ts).
+export const INLINE_OUTPUT_BYTES = 64 * 1024
+const INLINE_SORT_BYTES = 8 * 1024
+
 // The heavy predicates: content the per-KiB figure does not cover.
+
+// sort_keys of more than a few KiB, or a pretty output that may pass INLINE_OUTPUT_BYTES (the op's own
+// estimate, one pass that stops counting there); none for inputs that go to the pool by size anyway.
+function formatIsHeavy(input: JsonFormatInput): boolean {
+  const text = input.input
+  if (typeof text !== 'string' || text.length >= inlineBound(MEASURED.format)) return true
+  if (input.sort_keys === true && text.length > INLINE_SORT_BYTES) return true
+  if (input.mode === 'minify') return false
+  return prettyOutputBound(text, input.indent ?? 2, INLINE_OUTPUT_BYTES) > INLINE_OUTPUT_BYTES
+}
+
 function patchIsHeavy(input: { patch?: unknown }): boolean {
   // a large body arrives unparsed (RawJson) and goes to the pool by size anyway
   if (!Array.isArray(input.patch)) return true
@@ -100,10 +118,7 @@ export const COSTS: { readonly [N in OpName]: OpCost<OpInput<N>> } = {
   'url.modify': MEASURED.urlModify,
   'url.query.parse': MEASURED.url,
   'url.query.build': MEASURED.queryBuild,
-  'json.format': {
-    ...MEASURED.format,
-    heavy: (input) => formatIsHeavy(input, inlineBound(MEASURED.format)),
-  },
+  'json.format': { ...MEASURED.format, heavy: formatIsHeavy },
   'json.diff': MEASURED.diff,
   'json.patch': { ...MEASURED.patch, heavy: patchIsHeavy },
   'time.timestamp': MEASURED.bodyParse,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { COSTS, heavyInput, INLINE_BUDGET_US, inlineBound, inlineUpTo } from '../../../src/exec/costs.ts'
-import { INLINE_OUTPUT_BYTES, prettyOutputBound } from '../../../src/ops/json/format/cost.ts'
+import {
+  COSTS,
+  heavyInput,
+  INLINE_BUDGET_US,
+  INLINE_OUTPUT_BYTES,
+  inlineBound,
+  inlineUpTo,
+} from '../../../src/exec/costs.ts'
+import { prettyOutputBound } from '../../../src/ops/json/format/cost.ts'
 import { OPERATIONS, type OpName } from '../../../src/ops/registry.ts'
 
 const KiB = 1024
