@@ -34,6 +34,9 @@ interface Row<K extends PoolFailureKind> {
   error(failure: Extract<PoolFailure, { kind: K }>, wording: FailureWording): AppError
   // how anvil_pool_tasks_total counts it (undefined: not an outcome of the task's)
   outcome: PoolOutcome | undefined
+  // whether anvil_dispatch_total counts it as pool work: not when it never reached a thread (refused at
+  // the door) or could not cross to one (then it runs inline, and is counted there)
+  dispatched: boolean
   // whether its thread was lost and replaced (anvil_pool_worker_restarts_total): Piscina terminates the
   // thread of an aborted task, or of one out of memory, and starts another
   threadLost: boolean | 'if started'
@@ -46,7 +49,7 @@ const internal = (failure: { cause: unknown }) =>
 // The one table from a pool failure to the client's error and the pool metrics, for every caller: the
 // dispatcher, streamed bodies, job runs and job submissions.
 export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
-  refused: { error: (f) => fromErrorValue(f.error), outcome: 'error', threadLost: false },
+  refused: { error: (f) => fromErrorValue(f.error), outcome: 'error', dispatched: true, threadLost: false },
   overloaded: {
     // load, not the request's fault: worth retrying shortly
     error: (_, w) =>
@@ -54,6 +57,7 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
         'retry-after': '1',
       }),
     outcome: 'overloaded',
+    dispatched: false,
     threadLost: false,
   },
   timeout: {
@@ -64,6 +68,7 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
         f.bytesProcessed === undefined ? {} : { bytes_processed: f.bytesProcessed },
       ),
     outcome: 'timeout',
+    dispatched: true,
     threadLost: true,
   },
   oom: {
@@ -72,13 +77,14 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
         reason: 'memory',
       }),
     outcome: 'oom',
+    dispatched: true,
     threadLost: true,
   },
-  crash: { error: internal, outcome: 'crash', threadLost: true },
+  crash: { error: internal, outcome: 'crash', dispatched: true, threadLost: true },
   // the caller's own stop: nothing about the task; its thread is lost if it had started
-  stopped: { error: internal, outcome: undefined, threadLost: 'if started' },
+  stopped: { error: internal, outcome: undefined, dispatched: true, threadLost: 'if started' },
   // never ran (the dispatcher answers it inline, where the op's own depth guard refuses it)
-  unclonable: { error: internal, outcome: undefined, threadLost: false },
+  unclonable: { error: internal, outcome: undefined, dispatched: false, threadLost: false },
 }
 
 // The client error of a pool failure.

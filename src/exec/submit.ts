@@ -86,8 +86,7 @@ function record(count: Count | undefined, pool: string) {
     failed(kind: PoolFailure['kind'], busyMs: number | undefined): void {
       if (!m) return
       const row = POOL_FAILURES[kind]
-      // refused before it reached a thread: it did not run there; one that could not cross runs inline
-      if (kind !== 'overloaded' && kind !== 'unclonable') m.dispatch.inc({ op, mode: 'pool' })
+      if (row.dispatched) m.dispatch.inc({ op, mode: 'pool' })
       if (row.outcome) m.outcomes.inc({ pool, op, outcome: row.outcome })
       if (row.threadLost === true || (row.threadLost === 'if started' && busyMs !== undefined))
         m.restarts.inc({ pool })
