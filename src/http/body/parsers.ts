@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } fr
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
 import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
+import { failureError } from '../../exec/pool-failure.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
 import { parseOpBody } from '../../ops/registry.ts'
@@ -81,7 +82,7 @@ function decideHook(waitMs: number) {
       if (deadline?.aborted) return done(deadline.reason as Error)
       // (HTTP/2 has no such header: Node ends a stream whose body was never read with RST_STREAM itself)
       if (request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
-      done(new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' }))
+      done(failureError({ kind: 'overloaded' }, { subject: 'The operation' }))
     }, done)
   }
 }
