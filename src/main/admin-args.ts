@@ -331,9 +331,10 @@ ${COMMANDS.map((c) => `  ${`${c.name}${c.args.map((a) => ` <${a}>`).join('')}`.p
 
 Run \`anvil-admin <command> --help\` for a command's options.
 
-Environment: ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT, i.e. http://127.0.0.1:9464; loopback when
-ADMIN_HOST is 0.0.0.0 or ::),
-ADMIN_TOKEN (default: the token saved in DATA_DIR/admin-token.json at first start).
+Finding the gateway: ADMIN_URL, else http://ADMIN_HOST:ADMIN_PORT when either is set (loopback when
+ADMIN_HOST is 0.0.0.0 or ::), else the URL the gateway recorded in DATA_DIR/admin-listener.json when it
+started (DATA_DIR default ./.data: run the CLI where the gateway runs, with the same DATA_DIR), else
+http://127.0.0.1:9464. ADMIN_TOKEN, else the token saved in DATA_DIR/admin-token.json at first start.
 
 Exit status: 0 done; 1 the server refused (its error on stderr); 2 bad arguments or no admin token;
 3 the server could not be reached or did not answer in time.`

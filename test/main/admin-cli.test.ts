@@ -143,9 +143,12 @@ describe('admin CLI', () => {
     const port = await closedPort()
     const r = await cli(['workspaces', 'list'], { ADMIN_URL: `http://127.0.0.1:${port}` })
     expect(r.code).toBe(3)
-    expect(r.stderr).toBe(
-      `admin: cannot reach http://127.0.0.1:${port}/admin/workspaces?limit=100: ECONNREFUSED\n`,
+    const [first, second] = r.stderr.split('\n')
+    expect(first).toBe(
+      `admin: cannot reach http://127.0.0.1:${port}/admin/workspaces?limit=100: ECONNREFUSED`,
     )
+    expect(second).toBe('  the URL came from ADMIN_URL; looked, in order, at:')
+    expect(r.stderr).toMatch(/Is the gateway running\?/)
   })
 
   it('runs commands against the admin API; a server refusal is its error on stderr, exit 1', async () => {

@@ -99,7 +99,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     sessions: new SessionManager(accounts, clock),
     activity,
     plans: config.plans,
-    defaultPlan: config.defaultPlan,
+    defaultPlan: config.consolePlan,
     maxWorkspaces: config.consoleMaxWorkspaces,
     clock,
     caCertPath: config.tls ? null : selfSignedCertPath(config.dataDir),
