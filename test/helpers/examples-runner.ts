@@ -214,8 +214,8 @@ export function expectedStatus(response: unknown): number | 'success' {
   return code && code in ERRORS ? ERRORS[code as keyof typeof ERRORS].status : 'success'
 }
 
-// where the answer differs from the example; "…" matches any value, "abc…" any string starting "abc", and
-// an array ending in "…" any array that starts with the items before it
+// where the answer differs from the example; "…" matches any value, "abc…" any string starting "abc", an
+// array ending in "…" any array that starts with the items before it, and a "…" member members not shown
 export function differences(expected: unknown, actual: unknown, path = '$'): string[] {
   if (expected === VOLATILE) return []
   if (typeof expected === 'string' && expected.endsWith(VOLATILE)) {
@@ -238,7 +238,12 @@ export function differences(expected: unknown, actual: unknown, path = '$'): str
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
       return [`${path}: ${JSON.stringify(actual)} is not an object`]
-    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)])
+    // a "…" member: members not shown
+    const open = VOLATILE in expected
+    const keys = new Set([
+      ...Object.keys(expected).filter((k) => k !== VOLATILE),
+      ...Object.keys(actual).filter((k) => !open || k in expected),
+    ])
     return [...keys].flatMap((k) =>
       k in expected && k in actual
         ? differences(
