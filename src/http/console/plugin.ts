@@ -84,7 +84,7 @@ async function consoleScope(
     return session.load(request, reply)
   })
 
-  const assets = await consoleAssets(app)
+  const assets = await consoleAssets(app, deps.caCertPath)
   await app.register(consoleApi, { prefix: '/api', deps })
   await app.register(consolePages, { deps, assets })
 }
