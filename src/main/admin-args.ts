@@ -19,6 +19,8 @@ export interface Call {
   body?: Record<string, unknown>
   // a list the CLI pages through to the end (no --limit or --starting-after given): every item is printed
   pageAll?: boolean
+  // what to tell the person on stderr about a successful answer, beside printing it
+  note?: (data: unknown) => string | undefined
 }
 
 type Parse = (flag: string, raw: string) => unknown
@@ -249,10 +251,14 @@ export const COMMANDS: Command[] = [
     options: {
       workspace: { value: 'WORKSPACE_ID', help: 'the workspace (required)', parse: text },
       project: { value: 'NAME', help: 'project (default "default")', parse: text },
-      environment: { value: 'NAME', help: 'environment (default "production")', parse: text },
+      environment: {
+        value: 'NAME',
+        help: 'environment (default "production"); a new one is created, live if named "production", else test mode',
+        parse: text,
+      },
       mode: {
         value: 'live|test',
-        help: 'key mode (default: the environment’s)',
+        help: 'key mode (default: the environment’s; for a new environment, as --environment says)',
         parse: oneOf(['live', 'test']),
       },
       name: { value: 'NAME', help: 'a label', parse: text },
@@ -278,7 +284,13 @@ export const COMMANDS: Command[] = [
         allowed_cidrs: v.cidr,
         monthly_quota: v['monthly-quota'],
       }
-      return { method: 'POST', path: '/admin/keys', body }
+      const environment = v.environment ?? 'production'
+      // the mode follows the environment, which a person may not expect of "staging": say so
+      const note = (data: unknown) =>
+        v.mode === undefined && (data as { key?: string }).key?.startsWith('anvil_test_')
+          ? `admin: a test-mode key (anvil_test_…): environment "${environment}" is in test mode (environments other than "production" are created in test mode; --mode live with a new environment name makes a live one)`
+          : undefined
+      return { method: 'POST', path: '/admin/keys', body, note }
     },
   },
   {

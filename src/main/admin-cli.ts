@@ -109,6 +109,8 @@ async function send(call: Call): Promise<number> {
   const answer = await request(call)
   if (!answer.ok) return 1
   process.stdout.write(`${JSON.stringify(answer.data, null, 2)}\n`)
+  const note = call.note?.(answer.data)
+  if (note) process.stderr.write(`${note}\n`)
   return 0
 }
 

@@ -172,8 +172,16 @@ describe('admin CLI', () => {
     )
     expect(key.code).toBe(0)
     expect(JSON.parse(key.stdout).key).toMatch(/^anvil_live_/)
+    expect(key.stderr).toBe('')
+    // a key whose new environment is not "production" is a test-mode key, and the CLI says so
+    const staging = await cli(['keys', 'create', '--workspace', id, '--environment', 'staging'], env)
+    expect(staging.code).toBe(0)
+    expect(JSON.parse(staging.stdout).key).toMatch(/^anvil_test_/)
+    expect(staging.stderr).toMatch(
+      /^admin: a test-mode key \(anvil_test_…\): environment "staging" is in test mode/,
+    )
     const list = JSON.parse((await cli(['keys', 'list', id], env)).stdout).data
-    expect(list[0]).toMatchObject({
+    expect(list.find((k: { id: string }) => k.id === JSON.parse(key.stdout).id)).toMatchObject({
       families: ['hash', 'jwt'],
       monthly_quota: 100,
       allowed_cidrs: ['10.0.0.0/8'],

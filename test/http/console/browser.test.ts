@@ -187,36 +187,36 @@ if (!haveChromium && process.env.CI === 'true') {
     // What overflows its box at this width: every element whose content is wider than it (its scrollWidth
     // past its clientWidth), and every control a person cannot reach without scrolling sideways. Elements
     // kept out of sight on purpose (visually hidden: a 1 px box) and those not laid out are not looked at.
+    // (a script run in the page: this project's TypeScript has no DOM types)
+    const WIDTH_PROBLEMS = `(() => {
+      const out = []
+      const viewport = document.documentElement.clientWidth
+      const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().replace(/\\s+/g, '.') : '')
+      const hidden = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const r = e.getBoundingClientRect()
+          if (r.width <= 1 || r.height <= 1) return true
+        }
+        return false
+      }
+      for (const el of document.querySelectorAll('body *')) {
+        if (!(el instanceof HTMLElement) || el.clientWidth === 0 || hidden(el)) continue
+        if (el.scrollWidth > el.clientWidth + 1)
+          out.push(name(el) + ': content ' + el.scrollWidth + 'px wide in a ' + el.clientWidth + 'px box')
+      }
+      for (const el of document.querySelectorAll('button, a, select, input, textarea')) {
+        if (hidden(el)) continue
+        const r = el.getBoundingClientRect()
+        // moved wholly off the left edge until it has focus (the skip link): not a place to scroll to
+        if (r.right < 0) continue
+        if (r.left < -0.5 || r.right > viewport + 0.5)
+          out.push(name(el) + ' "' + (el.textContent || '').trim().slice(0, 30) + '": ' + r.left + '-' + r.right + 'px, screen ' + viewport + 'px')
+      }
+      return out
+    })()`
     function widthProblems(page: Page): Promise<string[]> {
-      return page.evaluate(() => {
-        const out: string[] = []
-        const viewport = document.documentElement.clientWidth
-        const name = (el: Element) =>
-          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().replace(/\s+/g, '.')}` : ''}`
-        const hidden = (el: Element | null): boolean => {
-          for (let e = el; e; e = e.parentElement) {
-            const r = e.getBoundingClientRect()
-            if (r.width <= 1 || r.height <= 1) return true
-          }
-          return false
-        }
-        for (const el of document.querySelectorAll<HTMLElement>('body *')) {
-          if (!(el instanceof HTMLElement) || el.clientWidth === 0 || hidden(el)) continue
-          if (el.scrollWidth > el.clientWidth + 1)
-            out.push(`${name(el)}: content ${el.scrollWidth}px wide in a ${el.clientWidth}px box`)
-        }
-        for (const el of document.querySelectorAll<HTMLElement>('button, a, select, input, textarea')) {
-          if (hidden(el)) continue
-          const r = el.getBoundingClientRect()
-          // moved wholly off the left edge until it has focus (the skip link): not a place to scroll to
-          if (r.right < 0) continue
-          if (r.left < -0.5 || r.right > viewport + 0.5)
-            out.push(
-              `${name(el)} "${el.textContent?.trim().slice(0, 30)}": ${r.left}-${r.right}px, screen ${viewport}px`,
-            )
-        }
-        return out
-      })
+      return page.evaluate(WIDTH_PROBLEMS) as Promise<string[]>
     }
 
     it('at 375 px: tables become cards, every action and the whole new key and curl line fit the screen', async () => {
@@ -242,15 +242,15 @@ if (!haveChromium && process.env.CI === 'true') {
       const select = page.getByLabel('Environment')
       await select.selectOption({ label: 'default / production (live)' })
       // the chosen environment is readable whole, its mode included
-      const fits = await select.evaluate((el: HTMLSelectElement) => {
-        const text = el.selectedOptions[0]!.textContent ?? ''
+      const fits = (await page.evaluate(`(() => {
+        const el = document.getElementById('key-environment')
+        const text = el.selectedOptions[0].textContent
         const style = getComputedStyle(el)
-        const ctx = document.createElement('canvas').getContext('2d')!
-        ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
-        const room =
-          el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - 24
+        const ctx = document.createElement('canvas').getContext('2d')
+        ctx.font = style.fontWeight + ' ' + style.fontSize + ' ' + style.fontFamily
+        const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24
         return { text, width: ctx.measureText(text).width, room }
-      })
+      })()`)) as { text: string; width: number; room: number }
       expect(fits.text).toBe('default / production (live)')
       expect(fits.width).toBeLessThanOrEqual(fits.room)
       for (const name of ['first', 'second']) {
