@@ -66,8 +66,9 @@ describe('shell examples of README.md and docs/ (lint)', () => {
   })
 })
 
-// The blocks of README.md and docs/*.md (docs/examples/ runs in test/http/openapi/examples.test.ts, with the
-// OpenAPI documents' checks) are run as a newcomer would: bash, real curl, `npm run admin`, from a directory
+// The blocks of README.md and docs/*.md, and those of docs/examples/ that are not OpenAPI examples (a
+// command piped into curl; the others run in test/http/openapi/examples.test.ts, with the OpenAPI
+// documents' checks), are run as a newcomer would: bash, real curl, `npm run admin`, from a directory
 // that looks like a checkout (package.json, src, node_modules linked in) where `npm start` has run for the
 // first time; `https://localhost:8443` and `127.0.0.1:9464` are routed to that gateway's ports by curl's
 // own --connect-to (in a .curlrc), so the commands run exactly as written. Each step's answer is compared
@@ -109,7 +110,8 @@ describe.runIf(haveCurl)(
       if (dir) await rm(dir, { recursive: true, force: true })
     })
 
-    const runnable = blocks.filter((b) => !b.file.startsWith('docs/examples/'))
+    // docs/examples/' curl blocks run in examples.test.ts, with the OpenAPI documents' checks; the rest here
+    const runnable = blocks.filter((b) => !b.openApiExample)
 
     it('every block is run, or says why it cannot be (<!-- not run: … -->)', () => {
       expect(runnable.filter((b) => b.notRun === undefined).length).toBeGreaterThan(3)
@@ -121,7 +123,15 @@ describe.runIf(haveCurl)(
       const failures: string[] = []
       let steps = 0
       for (const block of runnable.filter((b) => b.notRun === undefined)) {
-        for (const step of shellSteps(block.source)) {
+        const blockSteps = shellSteps(block.source)
+        // docs/examples' style: the answers in the ```json block after it, one line per command
+        if (block.answers && blockSteps.every((s) => s.shown === undefined)) {
+          expect(block.answers.length, where(block)).toBe(blockSteps.length)
+          blockSteps.forEach((s, i) => {
+            s.shown = block.answers![i]
+          })
+        }
+        for (const step of blockSteps) {
           steps++
           const at = `${where(block)}: ${step.command.slice(0, 90)}`
           // an assignment (JOB_ID=$(curl …)) holds for the steps after it, as in the reader's shell

@@ -9,6 +9,11 @@ export interface ShellBlock {
   source: string
   // `<!-- not run: why -->` right before the block: a step the docs test cannot take (a Docker engine)
   notRun: string | undefined
+  // the ```json block that follows (docs/examples' style: one answer per command, one per line)
+  answers: string[] | undefined
+  // docs/examples/ blocks of curl commands with their answers are the OpenAPI documents' examples, run by
+  // test/http/openapi/examples.test.ts; the others (a command piped into curl) are run here
+  openApiExample: boolean
 }
 
 const ROOT = new URL('../../', import.meta.url).pathname
@@ -25,11 +30,18 @@ export function shellBlocks(file: string): ShellBlock[] {
   return [...text.matchAll(FENCE)].map((m) => {
     const before = text.slice(0, m.index).trimEnd()
     const marker = /<!--\s*not run:\s*([^>]*?)\s*-->$/.exec(before)
+    const after = text.slice(m.index + m[0].length)
+    const json = /^\s*```json\n([\s\S]*?)```/.exec(after)?.[1]
+    const answers = json?.split('\n').filter((l) => l.trim() !== '')
     return {
       file,
       line: text.slice(0, m.index).split('\n').length,
       source: m[2]!,
       notRun: marker?.[1],
+      answers,
+      // the rule of src/http/openapi/examples.ts's parser: a block that starts with curl, answered
+      openApiExample:
+        file.startsWith('docs/examples/') && m[2]!.trimStart().startsWith('curl') && answers !== undefined,
     }
   })
 }
