@@ -36,8 +36,3 @@ export function streamedBody(request: FastifyRequest, body: unknown): NodeJS.Rea
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
-
-// Content negotiation for binary endpoints: raw bytes only when the client asks for them.
-export function wantsOctets(accept: string | undefined): boolean {
-  return accept !== undefined && /(^|,)\s*application\/octet-stream\s*(;|,|$)/i.test(accept)
-}
