@@ -13,6 +13,7 @@ import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { VERSION } from './lib/version.ts'
 import { sourceCommit } from './observability/build-info.ts'
+import { errorSerializers } from './observability/log-errors.ts'
 import { type LogSink, openLogSink } from './observability/logger.ts'
 import { createMetrics, type Metrics } from './observability/metrics.ts'
 import { registerRedisUp } from './observability/redis-metrics.ts'
@@ -60,11 +61,18 @@ export interface RuntimeOverrides {
 export async function openRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
   const clock = overrides.clock ?? Date.now
   const logSink = openLogSink()
-  const storeLog = pino({ level: config.logLevel, base: { component: 'store' } }, logSink.stream)
+  const storeLog = pino(
+    { level: config.logLevel, base: { component: 'store' }, serializers: errorSerializers },
+    logSink.stream,
+  )
   const metrics = createMetrics({ commit: sourceCommit(config.commit) })
   // first, so that everything opened after it can be traced; undefined (and never imported) when off
   const tracingLog =
-    config.tracing && pino({ level: config.logLevel, base: { component: 'tracing' } }, logSink.stream)
+    config.tracing &&
+    pino(
+      { level: config.logLevel, base: { component: 'tracing' }, serializers: errorSerializers },
+      logSink.stream,
+    )
   const tracing = await openTracing(config.tracing, 'anvil-gateway', VERSION, (level, message, detail) =>
     tracingLog?.[level](detail, message),
   )
@@ -95,7 +103,10 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     admissionWaitMs: config.pools.admissionWaitMs,
   })
   const streams = tracing ? tracing.traceStreams(untracedStreams) : untracedStreams
-  const jobsLog = pino({ level: config.logLevel, base: { component: 'jobs' } }, logSink.stream)
+  const jobsLog = pino(
+    { level: config.logLevel, base: { component: 'jobs' }, serializers: errorSerializers },
+    logSink.stream,
+  )
   const untracedJobs = await openJobs(config, {
     pools,
     registry: metrics.registry,

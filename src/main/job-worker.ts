@@ -8,6 +8,7 @@ import { type Consumer, startConsumer } from '../jobs/redis/consumer.ts'
 import { emptyDepth } from '../jobs/types.ts'
 import { VERSION } from '../lib/version.ts'
 import { sourceCommit } from '../observability/build-info.ts'
+import { errorSerializers } from '../observability/log-errors.ts'
 import { createProcessRegistry } from '../observability/metrics.ts'
 import { createRedisMetrics } from '../observability/redis-metrics.ts'
 import { openTracing } from '../observability/tracing/open.ts'
@@ -56,7 +57,11 @@ async function main(): Promise<void> {
         'there is nothing to start: the gateway runs jobs itself.',
     )
   }
-  const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
+  const log = pino({
+    level: config.logLevel,
+    base: { component: 'job-worker' },
+    serializers: errorSerializers,
+  })
   // OTLP export when configured; undefined (and the SDK never imported) otherwise
   const tracing = await openTracing(config.tracing, 'anvil-job-worker', VERSION, (level, message, detail) =>
     log[level](detail, message),
