@@ -24,6 +24,10 @@ import type { Store } from './store/types.ts'
 
 // client addresses the invalid-key limiter tracks at once (least recently seen forgotten first): ~10 MB
 const INVALID_KEY_ADDRESSES = 100_000
+// store look-ups an address over the invalid-key limit may still spend per window on keys that turn out
+// invalid (valid ones cost nothing): a misconfigured script's few bad keys do not lock out the valid keys
+// of everyone behind the same address (src/keys/invalid-key-limiter.ts)
+const INVALID_KEY_LOOKUPS = 5
 
 // Everything a gateway process opens at boot, closed in reverse order at shutdown.
 export interface Runtime {
@@ -93,7 +97,11 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     cacheTtlMs: config.keyCache.ttlMs,
     negativeCacheSize: config.keyCache.negativeSize,
     negativeCacheTtlMs: config.keyCache.negativeTtlMs,
-    limiter: new InvalidKeyLimiter({ ...config.invalidKeys, addresses: INVALID_KEY_ADDRESSES }),
+    limiter: new InvalidKeyLimiter({
+      ...config.invalidKeys,
+      addresses: INVALID_KEY_ADDRESSES,
+      lookups: INVALID_KEY_LOOKUPS,
+    }),
     clock,
   })
   const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry)
