@@ -44,6 +44,13 @@ export interface ApiKeyRecord {
   created_at: string
 }
 
+export interface NewWorkspace {
+  name: string
+  plan: PlanName
+  id?: string | undefined
+  created_at?: string | undefined
+}
+
 export interface KeyLookup {
   key: ApiKeyRecord
   workspace: Workspace
@@ -155,7 +162,9 @@ export interface Store {
   // while the invalidation channel is down or not yet confirmed (caches must then not be trusted long).
   invalidationLive(): boolean
 
-  createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace>
+  // `id` and `created_at` given by a caller that must name the workspace before it exists (the console
+  // takes an owner's place for it first, under CONSOLE_MAX_WORKSPACES); else new ones
+  createWorkspace(input: NewWorkspace): Promise<Workspace>
   getWorkspace(id: string): Promise<Workspace | undefined>
   updateWorkspace(
     id: string,

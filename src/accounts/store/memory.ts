@@ -178,9 +178,23 @@ export class MemoryAccountStore implements AccountStore {
     if (this.#sessions.delete(id)) await this.#persist()
   }
 
-  async addMembership(membership: Membership): Promise<void> {
-    if (this.#memberships.get(membership.user_id)?.has(membership.workspace_id)) return
+  // checked and added before the first await: one event-loop turn is this store's atomic step
+  async addMembership(membership: Membership, maxOwned?: number): Promise<boolean> {
+    const mine = this.#memberships.get(membership.user_id)
+    if (mine?.has(membership.workspace_id)) return true
+    if (maxOwned !== undefined && membership.role === 'owner') {
+      let owned = 0
+      for (const m of mine?.values() ?? []) if (m.role === 'owner') owned++
+      if (owned >= maxOwned) return false
+    }
     this.#keepMembership({ ...membership })
+    await this.#persist()
+    return true
+  }
+
+  async removeMembership(userId: string, workspaceId: string): Promise<void> {
+    if (!this.#memberships.get(userId)?.delete(workspaceId)) return
+    this.#membershipOrder.get(userId)?.delete(new Set([workspaceId]))
     await this.#persist()
   }
 

@@ -23,6 +23,7 @@ import type {
 } from './types.ts'
 
 const BACKOFF_LUA = readFileSync(new URL('backoff.lua', import.meta.url), 'utf8')
+const ADD_MEMBERSHIP_LUA = readFileSync(new URL('add-membership.lua', import.meta.url), 'utf8')
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -34,6 +35,12 @@ declare module 'ioredis' {
       maxMs: number,
       forgetMs: number,
     ): Result<[number, number, number], Context>
+    consoleAddMembership(
+      members: string,
+      workspaceId: string,
+      membership: string,
+      maxOwned: number,
+    ): Result<number, Context>
   }
 }
 
@@ -61,6 +68,7 @@ export class RedisAccountStore implements AccountStore {
     this.#client = client
     this.#prefix = `${prefix}:console`
     client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
+    client.defineCommand('consoleAddMembership', { lua: ADD_MEMBERSHIP_LUA, numberOfKeys: 1 })
     definePageIds(client)
     this.#clock = clock
     this.#timeoutMs = timeoutMs
@@ -162,14 +170,22 @@ export class RedisAccountStore implements AccountStore {
     await this.#client.del(this.#key('session', id))
   }
 
-  async addMembership(membership: Membership): Promise<void> {
-    const added = await this.#client.hsetnx(
+  // add-membership.lua counts the person's owned workspaces and adds in one step
+  async addMembership(membership: Membership, maxOwned?: number): Promise<boolean> {
+    const added = await this.#client.consoleAddMembership(
       this.#key('members', membership.user_id),
       membership.workspace_id,
       JSON.stringify(membership),
+      maxOwned ?? -1,
     )
     // the order second: a membership missing from it (a crash in between) is added by the next page read
-    if (added === 1) await this.#client.zadd(this.#byTime(membership.user_id), ...orderOf(membership))
+    if (added === 2) await this.#client.zadd(this.#byTime(membership.user_id), ...orderOf(membership))
+    return added !== 0
+  }
+
+  async removeMembership(userId: string, workspaceId: string): Promise<void> {
+    await this.#client.hdel(this.#key('members', userId), workspaceId)
+    await this.#client.zrem(this.#byTime(userId), workspaceId)
   }
 
   #byTime(userId: string): string {

@@ -76,7 +76,12 @@ export interface AccountStore {
   touchSession(id: string, patch: Pick<Session, 'expires_at' | 'last_seen'>): Promise<void>
   deleteSession(id: string): Promise<void>
 
-  addMembership(membership: Membership): Promise<void>
+  // Adds the membership (a second add of the same one changes nothing). With `maxOwned`, an owner's
+  // membership is refused (false) when the person already owns that many workspaces: counted and added
+  // atomically (Lua on Redis), so parallel creates cannot all pass one check.
+  addMembership(membership: Membership, maxOwned?: number): Promise<boolean>
+  // gives a place back: the workspace it was taken for could not be created
+  removeMembership(userId: string, workspaceId: string): Promise<void>
   listMemberships(userId: string): Promise<Membership[]>
   getMembership(userId: string, workspaceId: string): Promise<Membership | undefined>
   // A page of a person's memberships, newest first (created_at, then workspace id), from an ordered

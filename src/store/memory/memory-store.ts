@@ -14,6 +14,7 @@ import type {
   KeyLookup,
   LimitDecision,
   NewKey,
+  NewWorkspace,
   Page,
   PageRequest,
   Project,
@@ -256,13 +257,13 @@ export class MemoryStore implements Store {
     return () => this.#listeners.delete(listener)
   }
 
-  async createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace> {
+  async createWorkspace(input: NewWorkspace): Promise<Workspace> {
     const ws: Workspace = {
-      id: newId('ws'),
+      id: input.id ?? newId('ws'),
       name: input.name,
       plan: input.plan,
       overrides: {},
-      created_at: this.#now(),
+      created_at: input.created_at ?? this.#now(),
     }
     this.#setWorkspace(ws)
     await this.#persist({ t: 'workspace', v: ws })

@@ -15,6 +15,7 @@ import type {
   KeyLookup,
   LimitDecision,
   NewKey,
+  NewWorkspace,
   Page,
   PageRequest,
   Project,
@@ -160,13 +161,13 @@ export class RedisStore implements Store {
     return this.#invalidation.listen(listener)
   }
 
-  async createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace> {
+  async createWorkspace(input: NewWorkspace): Promise<Workspace> {
     const ws: Workspace = {
-      id: newId('ws'),
+      id: input.id ?? newId('ws'),
       name: input.name,
       plan: input.plan,
       overrides: {},
-      created_at: this.#now(),
+      created_at: input.created_at ?? this.#now(),
     }
     await this.#client.hset(this.#k.workspace(ws.id), ...encodeWorkspace(ws))
     await Promise.all([
