@@ -16,6 +16,7 @@ import { JOB_INPUT_FACTOR, type JobError, type JobOperation } from './types.ts'
 // 33-65 ms while every unknown field got its own did-you-mean, issue 27). A job is a large input's way
 // in: most bodies are above this anyway, and a pool hop adds well under a millisecond to a submission.
 export const INLINE_BELOW = 8 * 1024
+const PREPARE_FLOOR_MS = 1_000
 
 export interface PrepareContext {
   workspaceId: string
@@ -24,8 +25,10 @@ export interface PrepareContext {
 
 async function onThread(pools: PoolSet, bytes: Uint8Array, ctx: PrepareContext): Promise<TaskReply> {
   const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-  // a body up to JOB_INPUT_FACTOR times the synchronous limit gets as many times the time to be read
-  const budget = ctx.limits.compute_budget_ms * JOB_INPUT_FACTOR
+  // a body up to JOB_INPUT_FACTOR times the synchronous limit gets as many times the time to be read, and
+  // at least PREPARE_FLOOR_MS: a body just over INLINE_BELOW is read in about a millisecond, but a thread's
+  // first task also loads the ops, which is not the tenant's work (a 2 ms plan budget refused a 20 KB job)
+  const budget = Math.max(PREPARE_FLOOR_MS, ctx.limits.compute_budget_ms * JOB_INPUT_FACTOR)
   try {
     return await onPool(
       pool,
