@@ -70,7 +70,9 @@ export interface AccountStore {
   getUser(id: string): Promise<User | undefined>
   findUserByEmail(email: string): Promise<User | undefined>
 
-  createSession(session: Session): Promise<void>
+  // With `maxPerPerson`: the person's oldest sessions are ended while they have more than that, so
+  // signing in again and again cannot make the store keep sessions without bound
+  createSession(session: Session, maxPerPerson?: number): Promise<void>
   // expired sessions are not returned (Redis: PEXPIREAT does it; memory: checked on read)
   getSession(id: string, now: number): Promise<Session | undefined>
   touchSession(id: string, patch: Pick<Session, 'expires_at' | 'last_seen'>): Promise<void>

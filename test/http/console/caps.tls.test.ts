@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_SESSIONS_PER_PERSON } from '../../../src/accounts/session.ts'
 import { TlsConsole } from '../../helpers/console-tls.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { describeRedis, type RedisServer, startRedis } from '../../helpers/redis-server.ts'
@@ -7,7 +8,7 @@ import { describeRedis, type RedisServer, startRedis } from '../../helpers/redis
 type ErrorBody = { error: { code: string; details?: Record<string, unknown> } }
 
 // Every cap on what a console account or a workspace creates holds under parallel creates over a real
-// socket, on both stores: 15 parallel POST /console/api/workspaces from one account under
+// socket, on both stores (and a person's sessions are bounded: successful sign-ins are not limited): 15 parallel POST /console/api/workspaces from one account under
 // CONSOLE_MAX_WORKSPACES=10 answered 200 fifteen times (16 workspaces, each with its own free quota;
 // issue 27). Each burst gets exactly the places left; the rest 409 ERR_CONFLICT.
 function consoleCapsSuite(env: () => Record<string, string>) {
@@ -20,8 +21,9 @@ function consoleCapsSuite(env: () => Record<string, string>) {
   async function signedIn(extra: Record<string, string> = {}) {
     t = await startTestApp({ listen: true, env: { ...env(), ...extra } })
     const me = new TlsConsole(t.url, t.tls!.cert)
-    const workspaceId = await me.signUp(`caps-${randomUUID()}@example.com`)
-    return { me, workspaceId, t }
+    const email = `caps-${randomUUID()}@example.com`
+    const workspaceId = await me.signUp(email)
+    return { me, workspaceId, t, email }
   }
 
   async function burst(n: number, call: (i: number) => ReturnType<TlsConsole['call']>) {
@@ -46,6 +48,28 @@ function consoleCapsSuite(env: () => Record<string, string>) {
     // a refused place is no place: still full
     expect((await me.call('POST', '/console/api/workspaces', { name: 'again' })).status).toBe(409)
   })
+
+  it(`sessions: signing in again and again keeps a person's ${MAX_SESSIONS_PER_PERSON} newest, the oldest are signed out`, async () => {
+    // sign-ins from one address are limited (20, then a growing delay): these come from many, as a
+    // person's devices or an attacker's would (TRUST_PROXY=1 believes the X-Forwarded-For)
+    const { me, t, email } = await signedIn({ TRUST_PROXY: '1' })
+    const browsers: TlsConsole[] = [me]
+    for (let i = 0; i < MAX_SESSIONS_PER_PERSON + 4; i++) {
+      const browser = new TlsConsole(t.url, t.tls!.cert)
+      const body = { email, password: 'correct horse battery staple' }
+      const r = await browser.call('POST', '/console/api/signin', body, {
+        'x-forwarded-for': `198.51.100.${i + 1}`,
+      })
+      expect(r.status).toBe(200)
+      browsers.push(browser)
+    }
+    const signedInNow = await Promise.all(
+      browsers.map(async (b) => (await b.call('GET', '/console/api/workspaces')).status),
+    )
+    // the sign-up's session and the first four sign-ins' are ended; the 20 newest go on
+    expect(signedInNow.slice(0, 5).every((s) => s === 401)).toBe(true)
+    expect(signedInNow.slice(5).every((s) => s === 200)).toBe(true)
+  }, 120_000)
 
   it('projects, environments and keys: parallel creates get exactly the places the plan leaves', async () => {
     const { me, workspaceId } = await signedIn()
