@@ -100,7 +100,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   })
   await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
   await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
-  await app.register(idempotency, { store: runtime.store, ttlSeconds: config.idempotencyTtlSeconds })
+  await app.register(idempotency, {
+    store: runtime.store,
+    ttlSeconds: config.idempotencyTtlSeconds,
+    maxAnswerBytes: config.idempotencyMaxAnswerBytes,
+    maxScopeBytes: config.idempotencyMaxScopeBytes,
+  })
   // the last onSend hooks: a JSON answer above the threshold is compressed off the event loop, and a large
   // answer not compressed leaves in pieces, so its encryption never holds the event loop either
   await app.register(compression)

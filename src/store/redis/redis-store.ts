@@ -11,10 +11,12 @@ import type {
   ConsumeRequest,
   Environment,
   IdempotencyRecord,
+  IdempotencyRef,
   KeyLookup,
   KeyMode,
   LimitDecision,
   NewKey,
+  NewWorkspace,
   Page,
   PageRequest,
   Project,
@@ -31,6 +33,7 @@ import {
   type RedisTarget,
 } from './client.ts'
 import { deadline, type StoreLog, waitReady, watchConnection } from './connection.ts'
+import { defineIdempotency, RedisIdempotency } from './idempotency.ts'
 import { instrumentClient, type RedisObserver } from './instrument.ts'
 import { Invalidation } from './invalidation.ts'
 import { RedisKeys } from './keys.ts'
@@ -84,6 +87,7 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const
   #client: Redis | Cluster
   #k: RedisKeys
+  #idempotency: RedisIdempotency
   #clock: (() => number) | undefined
   #invalidation: Invalidation
   #timeoutMs: number
@@ -97,6 +101,7 @@ export class RedisStore implements Store {
   ) {
     this.#client = client
     this.#k = keys
+    this.#idempotency = new RedisIdempotency(client, keys.prefix, clock)
     this.#invalidation = invalidation
     this.#timeoutMs = timeoutMs
     this.#clock = clock
@@ -107,6 +112,7 @@ export class RedisStore implements Store {
     const keys = new RedisKeys(options.prefix ?? 'anvil')
     const client = createClient(options.target, policy)
     defineScripts(client)
+    defineIdempotency(client)
     if (options.observer) instrumentClient(client, options.observer)
     watchConnection(client, options.target, options.log)
     const seeds = 'clusterNodes' in options.target ? options.target.clusterNodes : []
@@ -160,13 +166,13 @@ export class RedisStore implements Store {
     return this.#invalidation.listen(listener)
   }
 
-  async createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace> {
+  async createWorkspace(input: NewWorkspace): Promise<Workspace> {
     const ws: Workspace = {
-      id: newId('ws'),
+      id: input.id ?? newId('ws'),
       name: input.name,
       plan: input.plan,
       overrides: {},
-      created_at: this.#now(),
+      created_at: input.created_at ?? this.#now(),
     }
     await this.#client.hset(this.#k.workspace(ws.id), ...encodeWorkspace(ws))
     await Promise.all([
@@ -485,26 +491,28 @@ export class RedisStore implements Store {
   }
 
   async idempotencyBegin(
-    id: string,
+    ref: IdempotencyRef,
     fingerprint: string,
     lockMs: number,
   ): Promise<IdempotencyRecord | undefined> {
-    const key = this.#k.idempotency(id)
-    const running = JSON.stringify({ fingerprint, state: 'running' } satisfies IdempotencyRecord)
     // SET NX takes the key for the first request; a record that expires between SET and GET is retried
     for (let attempt = 0; attempt < 3; attempt++) {
-      if ((await this.#client.set(key, running, 'PX', lockMs, 'NX')) === 'OK') return undefined
-      const stored = await this.#client.get(key)
-      if (stored !== null) return JSON.parse(stored) as IdempotencyRecord
+      const found = await this.#idempotency.begin(ref, fingerprint, lockMs)
+      if (found !== null) return found
     }
     throw contended()
   }
 
-  async idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void> {
-    await this.#client.set(this.#k.idempotency(id), JSON.stringify(record), 'EX', ttlSeconds)
+  async idempotencyFinish(
+    ref: IdempotencyRef,
+    record: IdempotencyRecord,
+    ttlSeconds: number,
+    maxScopeBytes: number,
+  ): Promise<void> {
+    await this.#idempotency.keep(ref, record, ttlSeconds, maxScopeBytes)
   }
 
-  async idempotencyRelease(id: string): Promise<void> {
-    await this.#client.del(this.#k.idempotency(id))
+  async idempotencyRelease(ref: IdempotencyRef): Promise<void> {
+    await this.#idempotency.release(ref)
   }
 }
