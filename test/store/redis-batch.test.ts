@@ -1,5 +1,6 @@
 import calculateSlot from 'cluster-key-slot'
 import fc from 'fast-check'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { MemoryStore } from '../../src/store/memory/memory-store.ts'
 import type { RedisTarget } from '../../src/store/redis/client.ts'
@@ -170,4 +171,63 @@ describeRedis('Redis limits in batches: exact on a Redis Cluster (batches per sl
   }, 60_000)
   afterAll(() => cluster?.stop())
   exactnessSuite(() => ({ clusterNodes: cluster.nodes }), true, 50)
+})
+
+// A failed call answers each decision of its batch as a failed call of one decision did: the promise
+// rejects (the gateway answers 503 ERR_UNAVAILABLE) and nothing is charged; the next batch is unaffected.
+describeRedis('Redis limits in batches: a failed call', () => {
+  let server: RedisServer
+  let store: RedisStore
+  const T = Date.UTC(2026, 10, 20, 12)
+  const req = (workspaceId: string): ConsumeRequest => ({
+    workspaceId,
+    keyId: `key_${workspaceId}`,
+    keyRatePerSecond: 100,
+    workspaceRatePerSecond: 100,
+    monthlyQuota: 100,
+    keyMonthlyQuota: null,
+  })
+  beforeAll(async () => {
+    server = await startRedis({ durable: true })
+    store = await RedisStore.open({
+      target: { url: server.url },
+      prefix: 'fail',
+      clock: () => T,
+      policy: { commandTimeoutMs: 300 },
+    })
+  })
+  afterAll(async () => {
+    await store?.close()
+    await server?.stop()
+  })
+
+  it('a reply error rejects every decision of its batch and charges none of them', async () => {
+    // a usage hash that is not a hash: the script's HMGET of it fails before anything is written
+    await store.consume(req('ws_ok'))
+    const raw = new Redis(server.url)
+    await raw.set('fail:{ws:ws_broken}:usage:2026-11', 'not a hash')
+    const batch = await Promise.allSettled(
+      [req('ws_ok'), req('ws_broken'), req('ws_ok')].map((r) => store.consume(r)),
+    )
+    expect(batch.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    for (const r of batch) expect(String((r as PromiseRejectedResult).reason)).toMatch(/WRONGTYPE/)
+    expect((await store.usage('ws_ok')).workspace.requests).toBe(1)
+    // the next turn's batch is decided as usual
+    expect((await store.consume(req('ws_ok'))).month.remaining).toBe(98)
+    raw.disconnect()
+  })
+
+  it('Redis gone: every decision of the batch rejects within the command timeout; nothing was charged', async () => {
+    const before = (await store.usage('ws_down')).workspace.requests
+    await server.kill()
+    const started = performance.now()
+    const batch = await Promise.allSettled(Array.from({ length: 10 }, () => store.consume(req('ws_down'))))
+    expect(batch.every((r) => r.status === 'rejected')).toBe(true)
+    expect(performance.now() - started).toBeLessThan(1_000)
+    await server.restart()
+    const deadline = performance.now() + 5_000
+    while (!(await store.ready()) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect((await store.usage('ws_down')).workspace.requests).toBe(before)
+    expect((await store.consume(req('ws_down'))).allowed).toBe(true)
+  })
 })
