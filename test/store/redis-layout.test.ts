@@ -170,13 +170,16 @@ describeRedis('Redis store layout and behaviour', () => {
     const client = new Redis(server.url)
     defineScripts(client)
     const month = (y: number, m: number) => [String(Date.UTC(y, m, 1)), String(Date.UTC(y, m + 1, 1))]
-    const decision = (keyId: string, now: number) => [1, 2, keyId, 5, 5, 10, -1, String(now), '1']
-    const reply = await client.anvilConsume(
+    const subject = (keyId: string) => [1, 2, keyId, 5, 5, 10, -1, '1']
+    const bytes = await client.anvilConsumeBuffer(
       2,
       ['skew:{ws:x}:u:a', 'skew:{ws:x}:u:b'],
+      2,
       [...month(2026, 0), ...month(2025, 11)],
-      [...decision('key_x', Date.UTC(2026, 5, 1)), ...decision('key_y', Date.UTC(2026, 0, 10))],
+      [...subject('key_x'), ...subject('key_y')],
+      [1, String(Date.UTC(2026, 5, 1)), 2, String(Date.UTC(2026, 0, 10))],
     )
+    const reply = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8))
     // the first decision is an error (reason -1) and leaves no trace; the second is decided and charged
     expect(reply.slice(0, 13)).toEqual([0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     expect(reply.slice(13, 15)).toEqual([1, 0])

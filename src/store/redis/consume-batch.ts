@@ -8,14 +8,15 @@ import { decodeDecision, type MonthArgs } from './limit-reply.ts'
 // what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches").
 export const BATCH_CAP = 64
 
-// consume.lua's reply: 13 integers per decision
+// consume.lua's reply: 13 numbers per decision, each a little-endian double (8 bytes)
 const REPLY_STRIDE = 13
+const DOUBLE = 8
 const CLOCK_ERROR = -1
 
 // Sends one batch (consume.lua's arguments, numkeys first; an argument that is an array is flattened by
-// ioredis) and
-// resolves with the script's reply, or rejects when the call failed (timeout, connection, reply error).
-export type SendBatch = (args: (string | number | (string | number)[])[]) => Promise<number[]>
+// ioredis) and resolves with the script's reply as bytes, or rejects when the call failed (timeout,
+// connection, reply error).
+export type SendBatch = (args: (string | number | (string | number)[])[]) => Promise<Buffer>
 
 interface Pending {
   req: ConsumeRequest
@@ -82,7 +83,7 @@ export class ConsumeBatcher {
   }
 
   #call(batch: Pending[]): void {
-    let call: Promise<number[]>
+    let call: Promise<Buffer>
     try {
       call = this.#send(encodeBatch(batch))
     } catch (err) {
@@ -98,8 +99,9 @@ export class ConsumeBatcher {
   }
 }
 
-// consume.lua's arguments for a batch: numkeys, the usage hashes (each once), their months' bounds, then
-// 9 values per decision (see the script's header).
+// consume.lua's arguments for a batch: numkeys, the usage hashes (each once), the number of subjects, the
+// hashes' month bounds, 8 values per subject (a key under one set of limits: the decisions of one key in
+// a turn share one), then 2 per decision (see the script's header).
 export function encodeBatch(
   batch: readonly Pick<Pending, 'req' | 'usageA' | 'usageB' | 'months' | 'now'>[],
 ): (string | number | (string | number)[])[] {
@@ -116,21 +118,54 @@ export function encodeBatch(
     }
     return i
   }
+  const subjects: (string | number)[] = []
+  // per key id, the subjects (their first decision, and index) it has in this batch
+  const byKey = new Map<string, { first: (typeof batch)[number]; index: number }[]>()
   const decisions: (string | number)[] = []
-  for (const { req, usageA, usageB, months, now } of batch) {
-    decisions.push(
-      indexOf(usageA, months[0]),
-      indexOf(usageB, months[1]),
-      req.keyId,
-      req.keyRatePerSecond,
-      req.workspaceRatePerSecond,
-      req.monthlyQuota,
-      req.keyMonthlyQuota ?? -1,
-      now,
-      req.rateOnly === true ? '0' : '1',
-    )
+  for (const p of batch) {
+    const { req } = p
+    let known = byKey.get(req.keyId)
+    let subject = known?.find(({ first: f }) => sameSubject(f, p))?.index
+    if (subject === undefined) {
+      subject = subjects.length / 8 + 1
+      subjects.push(
+        indexOf(p.usageA, p.months[0]),
+        indexOf(p.usageB, p.months[1]),
+        req.keyId,
+        req.keyRatePerSecond,
+        req.workspaceRatePerSecond,
+        req.monthlyQuota,
+        req.keyMonthlyQuota ?? -1,
+        req.rateOnly === true ? '0' : '1',
+      )
+      if (known === undefined) {
+        known = []
+        byKey.set(req.keyId, known)
+      }
+      known.push({ first: p, index: subject })
+    }
+    decisions.push(subject, p.now)
   }
-  return [keys.length, keys, bounds, decisions]
+  return [keys.length, keys, subjects.length / 8, bounds, subjects, decisions]
+}
+
+// Two decisions of one key share a subject when everything the script takes per subject is the same
+// (a plan change can land between two requests of one turn).
+function sameSubject(
+  a: Pick<Pending, 'req' | 'usageA' | 'usageB'>,
+  b: Pick<Pending, 'req' | 'usageA' | 'usageB'>,
+): boolean {
+  const x = a.req
+  const y = b.req
+  return (
+    x.keyRatePerSecond === y.keyRatePerSecond &&
+    x.workspaceRatePerSecond === y.workspaceRatePerSecond &&
+    x.monthlyQuota === y.monthlyQuota &&
+    x.keyMonthlyQuota === y.keyMonthlyQuota &&
+    (x.rateOnly === true) === (y.rateOnly === true) &&
+    a.usageA === b.usageA &&
+    a.usageB === b.usageB
+  )
 }
 
 function clockError(): Error {
@@ -140,17 +175,20 @@ function clockError(): Error {
 // Each decision of the reply to the request that asked for it, in order.
 export function settle(
   batch: readonly Pick<Pending, 'req' | 'months' | 'resolve' | 'reject'>[],
-  reply: readonly number[],
+  reply: Buffer,
 ): void {
-  if (reply.length !== batch.length * REPLY_STRIDE) {
-    const err = new Error(`anvil: ${reply.length} values for ${batch.length} decisions`)
+  const count = batch.length * REPLY_STRIDE
+  if (reply.length !== count * DOUBLE) {
+    const err = new Error(`anvil: ${reply.length} bytes for ${batch.length} decisions`)
     for (const p of batch) p.reject(err)
     return
   }
+  const values = new Array<number>(count)
+  for (let i = 0; i < count; i++) values[i] = reply.readDoubleLE(i * DOUBLE)
   for (let i = 0; i < batch.length; i++) {
     const p = batch[i]!
     const at = i * REPLY_STRIDE
-    if (reply[at + 1] === CLOCK_ERROR) p.reject(clockError())
-    else p.resolve(decodeDecision(reply, at, p.req, p.months))
+    if (values[at + 1] === CLOCK_ERROR) p.reject(clockError())
+    else p.resolve(decodeDecision(values, at, p.req, p.months))
   }
 }

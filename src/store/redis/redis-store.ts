@@ -105,7 +105,7 @@ export class RedisStore implements Store {
     this.#clock = clock
     this.#batcher = new ConsumeBatcher(
       keys,
-      (args) => deadline(client.anvilConsume(...args), timeoutMs),
+      (args) => deadline(client.anvilConsumeBuffer(...args), timeoutMs),
       client.isCluster,
     )
   }

@@ -22,10 +22,11 @@ const sources = Object.fromEntries(
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     // a batch of limit decisions: numkeys, keys, then arguments (consume-batch.ts encodeBatch; ioredis
-    // flattens an argument that is an array)
-    anvilConsume(
+    // flattens an argument that is an array); the reply is binary (packed doubles), so only the Buffer
+    // form ioredis defines beside every script is used
+    anvilConsumeBuffer(
       ...numKeysThenKeysThenArgs: (string | number | (string | number)[])[]
-    ): Result<number[], Context>
+    ): Result<Buffer, Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
     anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>
     anvilPageIds(sortedSet: string, cursor: string, limit: number): Result<string[] | null, Context>
