@@ -68,19 +68,27 @@ for i = 1, nk do
   ends[i] = tonumber(ARGV[2 * i + 1])
 end
 
--- the subjects: limits, field names, GCRA intervals (parallel arrays, indexed by subject)
-local SA, SB, KRATE, WRATE, QUOTA, KQUOTA, CHARGING = {}, {}, {}, {}, {}, {}, {}
-local TK, KREQ, KRR, KRQ, KINT, WINT = {}, {}, {}, {}, {}, {}
+-- the subjects: limits, field names, GCRA intervals; and where the subject's last placed instant falls
+-- (place() below). One table each: a lone decision's call allocates little.
+local S = {}
 for i = 1, ns do
   local base = firstSubject + 8 * (i - 1)
-  SA[i], SB[i] = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2])
   local keyId = ARGV[base + 3]
   local k = 'k:' .. keyId .. ':'
-  TK[i], KREQ[i], KRR[i], KRQ[i] = 'tk:' .. keyId, k .. 'requests', k .. 'refused_rate', k .. 'refused_quota'
-  KRATE[i], WRATE[i] = tonumber(ARGV[base + 4]), tonumber(ARGV[base + 5])
-  KINT[i], WINT[i] = 1000 / KRATE[i], 1000 / WRATE[i]
-  QUOTA[i], KQUOTA[i] = tonumber(ARGV[base + 6]), tonumber(ARGV[base + 7])
-  CHARGING[i] = ARGV[base + 8] ~= '0'
+  S[i] = {
+    a = tonumber(ARGV[base + 1]),
+    b = tonumber(ARGV[base + 2]),
+    tk = 'tk:' .. keyId,
+    kreq = k .. 'requests',
+    krr = k .. 'refused_rate',
+    krq = k .. 'refused_quota',
+    kint = 1000 / tonumber(ARGV[base + 4]),
+    wint = 1000 / tonumber(ARGV[base + 5]),
+    quota = tonumber(ARGV[base + 6]),
+    kquota = tonumber(ARGV[base + 7]),
+    charging = ARGV[base + 8] ~= '0',
+    now = false, u = false, day = 0, dayField = false, prev = false,
+  }
 end
 
 -- the fields each hash must be read with, each once
@@ -99,43 +107,42 @@ local function need(h, field)
   end
 end
 
--- a decision's month (its index in KEYS, or nil when its clock is in neither), day of month, day field
+-- a decision's month (its index in KEYS, or false when its clock is in neither), day of month, day field
 -- and the other month's index when the previous month's TATs count (the first second of a month), per
 -- subject and instant: with Redis TIME every decision of a batch has the same instant, so this runs once
 -- per subject; registers the fields the subject reads there
-local mNow, mU, mDay, mDayField, mPrev = {}, {}, {}, {}, {}
-local function place(i, now)
-  local a, b = SA[i], SB[i]
+local function place(s, now)
+  local a, b = s.a, s.b
   local u, o
   if now >= starts[a] and now < ends[a] then
     u, o = a, b
   elseif now >= starts[b] and now < ends[b] then
     u, o = b, a
   end
-  mNow[i] = now
-  mU[i] = u or false
+  s.now = now
+  s.u = u or false
   if u then
     local day = floor((now - starts[u]) / DAY) + 1
     local dayField = day < 10 and ('d:0' .. day) or ('d:' .. day)
-    mDay[i], mDayField[i] = day, dayField
+    s.day, s.dayField = day, dayField
     need(u, 'tw')
-    need(u, TK[i])
+    need(u, s.tk)
     need(u, 'requests')
-    need(u, KREQ[i])
+    need(u, s.kreq)
     need(u, dayField)
-    if CHARGING[i] then
+    if s.charging then
       need(u, 'refused_rate')
       need(u, 'refused_quota')
-      need(u, KRR[i])
-      need(u, KRQ[i])
+      need(u, s.krr)
+      need(u, s.krq)
     end
     -- the previous month's TATs count in the first second of a month
     if now < starts[u] + 1000 and starts[o] < starts[u] then
-      mPrev[i] = o
+      s.prev = o
       need(o, 'tw')
-      need(o, TK[i])
+      need(o, s.tk)
     else
-      mPrev[i] = false
+      s.prev = false
     end
   end
 end
@@ -153,9 +160,9 @@ end
 -- first pass: every decision placed, so that each hash is read once with every field the batch needs
 for j = 1, n do
   local base = firstDecision + 2 * (j - 1)
-  local i = tonumber(ARGV[base + 1])
+  local subject = S[tonumber(ARGV[base + 1])]
   local now = clock(ARGV[base + 2])
-  if now ~= mNow[i] then place(i, now) end
+  if now ~= subject.now then place(subject, now) end
 end
 
 -- each hash read once; `loaded` keeps what was read, to write back only what moved
@@ -180,24 +187,24 @@ local out = {}
 local o = 0
 for j = 1, n do
   local base = firstDecision + 2 * (j - 1)
-  local i = tonumber(ARGV[base + 1])
+  local subject = S[tonumber(ARGV[base + 1])]
   local now = clock(ARGV[base + 2])
   -- placed again only when this subject's instants differ within the batch (an injected clock)
-  if now ~= mNow[i] then place(i, now) end
-  local u = mU[i]
+  if now ~= subject.now then place(subject, now) end
+  local u = subject.u
   if not u then
     -- a clock in neither month: an error for this decision alone
     out[o + 1], out[o + 2] = 0, -1
     for x = 3, 13 do out[o + x] = 0 end
   else
     local v = vals[u]
-    local tk = TK[i]
-    local charging = CHARGING[i]
+    local tk = subject.tk
+    local charging = subject.charging
     local monthStart, monthEnd = starts[u], ends[u]
 
     local wPrev, kPrev = v.tw, v[tk]
     local twAbsent = wPrev == nil
-    local p = mPrev[i]
+    local p = subject.prev
     if p then
       local pv = vals[p]
       local pw, pk = pv.tw, pv[tk]
@@ -205,7 +212,7 @@ for j = 1, n do
       if pk and (kPrev == nil or pk > kPrev) then kPrev = pk end
     end
     -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
-    local kInt, wInt = KINT[i], WINT[i]
+    local kInt, wInt = subject.kint, subject.wint
     local kTat = (kPrev == nil or kPrev < now) and now or kPrev
     local wTat = (wPrev == nil or wPrev < now) and now or wPrev
     local kNew, wNew = kTat + kInt, wTat + wInt
@@ -225,9 +232,9 @@ for j = 1, n do
       wRem, wReset = 0, max(1, ceil((wTat - now) / 1000))
     end
 
-    local quota, keyQuota = QUOTA[i], KQUOTA[i]
+    local quota, keyQuota = subject.quota, subject.kquota
     local wsCount = v.requests or 0
-    local kreq = KREQ[i]
+    local kreq = subject.kreq
     local keyCount = v[kreq] or 0
     local quotaOk = not charging or wsCount < quota
     local keyQuotaOk = not charging or keyQuota < 0 or keyCount < keyQuota
@@ -247,7 +254,7 @@ for j = 1, n do
         charged = 1
         v.requests = wsCount + 1
         v[kreq] = keyCount + 1
-        local dayField = mDayField[i]
+        local dayField = subject.dayField
         v[dayField] = (v[dayField] or 0) + 1
       end
     else
@@ -264,11 +271,11 @@ for j = 1, n do
       if charging then
         if reason <= 2 then
           v.refused_quota = (v.refused_quota or 0) + 1
-          local f = KRQ[i]
+          local f = subject.krq
           v[f] = (v[f] or 0) + 1
         else
           v.refused_rate = (v.refused_rate or 0) + 1
-          local f = KRR[i]
+          local f = subject.krr
           v[f] = (v[f] or 0) + 1
         end
       end
@@ -292,8 +299,8 @@ for j = 1, n do
     out[o + 9] = monthReset
     out[o + 10] = (monthEnd - monthStart) / 1000
     out[o + 11] = keyMonthRemaining
-    out[o + 12] = charged * (u == SA[i] and 1 or 2)
-    out[o + 13] = charged * mDay[i]
+    out[o + 12] = charged * (u == subject.a and 1 or 2)
+    out[o + 13] = charged * subject.day
   end
   o = o + 13
 end
