@@ -87,24 +87,21 @@ for i = 1, ns do
     quota = tonumber(ARGV[base + 6]),
     kquota = tonumber(ARGV[base + 7]),
     charging = ARGV[base + 8] ~= '0',
-    now = false, u = false, day = 0, dayField = false, prev = false,
+    now = false, u = false, day = 0, dayField = false, prev = false, placed = false,
   }
 end
 
--- the fields each hash must be read with, each once
-local want, seen = {}, {}
-local function need(h, field)
-  local s = seen[h]
-  if s == nil then
-    s = {}
-    seen[h] = s
-    want[h] = {}
+-- the fields each hash is read with: the workspace's once per hash, each day's once, each subject's once
+-- per hash (a subject is placed again only when an injected clock moves it; a field listed twice is
+-- harmless, read and written with the same value)
+local want, level, days = {}, {}, {}
+local function fieldsOf(h)
+  local w = want[h]
+  if w == nil then
+    w = {}
+    want[h], level[h], days[h] = w, 0, {}
   end
-  if not s[field] then
-    s[field] = true
-    local w = want[h]
-    w[#w + 1] = field
-  end
+  return w
 end
 
 -- a decision's month (its index in KEYS, or false when its clock is in neither), day of month, day field
@@ -125,22 +122,46 @@ local function place(s, now)
     local day = floor((now - starts[u]) / DAY) + 1
     local dayField = day < 10 and ('d:0' .. day) or ('d:' .. day)
     s.day, s.dayField = day, dayField
-    need(u, 'tw')
-    need(u, s.tk)
-    need(u, 'requests')
-    need(u, s.kreq)
-    need(u, dayField)
-    if s.charging then
-      need(u, 'refused_rate')
-      need(u, 'refused_quota')
-      need(u, s.krr)
-      need(u, s.krq)
+    local w = fieldsOf(u)
+    local m = #w
+    -- the workspace's fields: 1 = its TAT, 2 = and its counters, 3 = and its refusal counters
+    local needed = s.charging and 3 or 2
+    local lv = level[u]
+    if lv < 1 then
+      m = m + 1
+      w[m] = 'tw'
+    end
+    if lv < 2 then
+      m = m + 1
+      w[m] = 'requests'
+    end
+    if lv < 3 and needed == 3 then
+      w[m + 1], w[m + 2] = 'refused_rate', 'refused_quota'
+      m = m + 2
+    end
+    if needed > lv then level[u] = needed end
+    if not days[u][dayField] then
+      days[u][dayField] = true
+      m = m + 1
+      w[m] = dayField
+    end
+    if s.placed ~= u then
+      s.placed = u
+      w[m + 1], w[m + 2] = s.tk, s.kreq
+      m = m + 2
+      if s.charging then w[m + 1], w[m + 2] = s.krr, s.krq end
     end
     -- the previous month's TATs count in the first second of a month
     if now < starts[u] + 1000 and starts[o] < starts[u] then
       s.prev = o
-      need(o, 'tw')
-      need(o, s.tk)
+      local p = fieldsOf(o)
+      local n = #p
+      if level[o] < 1 then
+        level[o] = 1
+        n = n + 1
+        p[n] = 'tw'
+      end
+      p[n + 1] = s.tk
     else
       s.prev = false
     end
