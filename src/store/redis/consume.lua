@@ -93,13 +93,14 @@ end
 
 -- the fields each hash is read with: the workspace's once per hash, each day's once, each subject's once
 -- per hash (a subject is placed again only when an injected clock moves it; a field listed twice is
--- harmless, read and written with the same value)
-local want, level, days = {}, {}, {}
+-- harmless, read and written with the same value). The refusal counters are not among them: only a batch
+-- with refusals needs them, read just before the write (below).
+local want, level, lastDay = {}, {}, {}
 local function fieldsOf(h)
   local w = want[h]
   if w == nil then
     w = {}
-    want[h], level[h], days[h] = w, 0, {}
+    want[h], level[h] = w, 0
   end
   return w
 end
@@ -124,8 +125,7 @@ local function place(s, now)
     s.day, s.dayField = day, dayField
     local w = fieldsOf(u)
     local m = #w
-    -- the workspace's fields: 1 = its TAT, 2 = and its counters, 3 = and its refusal counters
-    local needed = s.charging and 3 or 2
+    -- the workspace's fields: 1 = its TAT, 2 = and its request count
     local lv = level[u]
     if lv < 1 then
       m = m + 1
@@ -134,22 +134,16 @@ local function place(s, now)
     if lv < 2 then
       m = m + 1
       w[m] = 'requests'
+      level[u] = 2
     end
-    if lv < 3 and needed == 3 then
-      w[m + 1], w[m + 2] = 'refused_rate', 'refused_quota'
-      m = m + 2
-    end
-    if needed > lv then level[u] = needed end
-    if not days[u][dayField] then
-      days[u][dayField] = true
+    if lastDay[u] ~= dayField then
+      lastDay[u] = dayField
       m = m + 1
       w[m] = dayField
     end
     if s.placed ~= u then
       s.placed = u
       w[m + 1], w[m + 2] = s.tk, s.kreq
-      m = m + 2
-      if s.charging then w[m + 1], w[m + 2] = s.krr, s.krq end
     end
     -- the previous month's TATs count in the first second of a month
     if now < starts[u] + 1000 and starts[o] < starts[u] then
@@ -186,23 +180,21 @@ for j = 1, n do
   if now ~= subject.now then place(subject, now) end
 end
 
--- each hash read once; `loaded` keeps what was read, to write back only what moved
-local vals, loaded = {}, {}
+-- each hash read once; `read` keeps the reply, to write back only what moved
+local vals, read = {}, {}
 for h = 1, nk do
   local fields = want[h]
   if fields ~= nil then
     local got = redis.call('HMGET', KEYS[h], unpack(fields))
-    local v, l = {}, {}
-    for f = 1, #fields do
-      local x = tonumber(got[f])
-      v[fields[f]] = x
-      l[fields[f]] = x
-    end
-    vals[h], loaded[h] = v, l
+    local v = {}
+    for f = 1, #fields do v[fields[f]] = tonumber(got[f]) end
+    vals[h], read[h] = v, got
   end
 end
 
--- second pass: the decisions, in arrival order, on the values in memory
+-- second pass: the decisions, in arrival order, on the values in memory; the refusal counters they move,
+-- per hash, as counts to add (field → count, and the fields in first-use order)
+local refused, refusedOrder = {}, {}
 local expire = {}
 local out = {}
 local o = 0
@@ -290,15 +282,20 @@ for j = 1, n do
         retryAfter = max(kRetry, wRetry, 1)
       end
       if charging then
-        if reason <= 2 then
-          v.refused_quota = (v.refused_quota or 0) + 1
-          local f = subject.krq
-          v[f] = (v[f] or 0) + 1
-        else
-          v.refused_rate = (v.refused_rate or 0) + 1
-          local f = subject.krr
-          v[f] = (v[f] or 0) + 1
+        local r = refused[u]
+        if r == nil then
+          r = {}
+          refused[u], refusedOrder[u] = r, {}
         end
+        local counter, keyCounter = 'refused_rate', subject.krr
+        if reason <= 2 then counter, keyCounter = 'refused_quota', subject.krq end
+        local c, kc = r[counter], r[keyCounter]
+        if c == nil or kc == nil then
+          local order = refusedOrder[u]
+          if c == nil then order[#order + 1] = counter end
+          if kc == nil then order[#order + 1] = keyCounter end
+        end
+        r[counter], r[keyCounter] = (c or 0) + 1, (kc or 0) + 1
       end
     end
     -- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
@@ -326,24 +323,35 @@ for j = 1, n do
   o = o + 13
 end
 
--- each hash written once: the fields that moved (counters only grow, a TAT only moves on)
+-- each hash written once: the fields that moved (counters only grow, a TAT only moves on), and the
+-- refusal counters, read now (only a batch with refusals reads them) and written with their new totals
 for h = 1, nk do
   local fields = want[h]
+  local args, m = {}, 0
   if fields ~= nil then
-    local v, l = vals[h], loaded[h]
-    local args, m = {}, 0
+    local v, got = vals[h], read[h]
     for f = 1, #fields do
       local field = fields[f]
       local x = v[field]
-      if x ~= l[field] then
+      if x ~= tonumber(got[f]) then
         args[m + 1], args[m + 2] = field, x
         m = m + 2
       end
     end
-    if m > 0 then redis.call('HSET', KEYS[h], unpack(args)) end
   end
+  local order = refusedOrder[h]
+  if order ~= nil then
+    local r = refused[h]
+    local got = redis.call('HMGET', KEYS[h], unpack(order))
+    for f = 1, #order do
+      args[m + 1], args[m + 2] = order[f], (tonumber(got[f]) or 0) + r[order[f]]
+      m = m + 2
+    end
+  end
+  if m > 0 then redis.call('HSET', KEYS[h], unpack(args)) end
   if expire[h] ~= nil then redis.call('PEXPIRE', KEYS[h], expire[h]) end
 end
+
 -- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
 -- cost more than deciding (13 values a decision); struct.pack writes them as one bulk string, in C
 return struct.pack('<' .. string.rep('d', o), unpack(out))
