@@ -5,7 +5,7 @@ import { decodeDecision, type MonthArgs } from './limit-reply.ts'
 
 // At most this many decisions go to Redis in one call: a full batch leaves at once, without waiting for
 // the end of the event loop's turn. Bounds what one call holds redis-server for (~64 × 2-4 µs of Lua) and
-// what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches").
+// what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches (Redis)").
 export const BATCH_CAP = 64
 
 // consume.lua's reply: 13 numbers per decision, each a little-endian double (8 bytes)

@@ -8,8 +8,9 @@
 --
 -- One hash per workspace-month holds everything a decision reads and writes: the usage counters and the
 -- two GCRA theoretical arrival times (TATs, ms). The batch reads each hash it touches once (one HMGET of
--- every field its decisions may read), decides in memory, and writes each hash once (one HSET of the
--- fields that moved, plus PEXPIRE when the month's hash is new). Numbers go to Redis as Lua numbers
+-- every field an admission reads or moves), decides in memory, and writes each hash once (one HSET of the
+-- fields that moved, plus PEXPIRE when the month's hash is new); a batch with refusals reads their
+-- counters with a second HMGET just before that HSET (an admission's call then reads 5 fields, not 9). Numbers go to Redis as Lua numbers
 -- (Redis writes them with 17 significant digits: exact), never through string.format. Cost per decision
 -- is measured by bench/redis-decision.ts.
 --
