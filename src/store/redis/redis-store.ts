@@ -33,11 +33,12 @@ import {
   type RedisTarget,
 } from './client.ts'
 import { deadline, type StoreLog, waitReady, watchConnection } from './connection.ts'
+import { ConsumeBatcher } from './consume-batch.ts'
 import { defineIdempotency, RedisIdempotency } from './idempotency.ts'
 import { instrumentClient, type RedisObserver } from './instrument.ts'
 import { Invalidation } from './invalidation.ts'
 import { RedisKeys } from './keys.ts'
-import { candidateMonths, decodeDecision } from './limit-reply.ts'
+import { candidateMonths } from './limit-reply.ts'
 import {
   decodeKey,
   decodeWorkspace,
@@ -81,8 +82,9 @@ function contended(): AppError {
 const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 
-// The shared store for N gateways: durable records are Redis hashes, limits are one Lua script per
-// request (consume.lua), and every key a script touches carries the workspace's hash tag.
+// The shared store for N gateways: durable records are Redis hashes, limit decisions are batched into one
+// Lua script call per event-loop turn and cluster slot (consume.lua, consume-batch.ts), and every key a
+// script touches carries the workspace's hash tag.
 export class RedisStore implements Store {
   readonly kind = 'redis' as const
   #client: Redis | Cluster
@@ -91,6 +93,7 @@ export class RedisStore implements Store {
   #clock: (() => number) | undefined
   #invalidation: Invalidation
   #timeoutMs: number
+  #batcher: ConsumeBatcher
 
   private constructor(
     client: Redis | Cluster,
@@ -105,6 +108,11 @@ export class RedisStore implements Store {
     this.#invalidation = invalidation
     this.#timeoutMs = timeoutMs
     this.#clock = clock
+    this.#batcher = new ConsumeBatcher(
+      keys,
+      (args) => deadline(client.anvilConsumeBuffer(...args), timeoutMs),
+      client.isCluster,
+    )
   }
 
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
@@ -348,28 +356,11 @@ export class RedisStore implements Store {
     return all.filter((k) => k !== undefined).sort(byCreation)
   }
 
-  // Exactly one round trip: one EVALSHA of consume.lua (auto-pipelined with concurrent requests).
-  async consume(req: ConsumeRequest): Promise<LimitDecision> {
+  // One round trip, shared: the decisions made in the same event-loop turn for the same cluster slot
+  // leave together as one EVALSHA of consume.lua, which decides them in arrival order (consume-batch.ts).
+  consume(req: ConsumeRequest): Promise<LimitDecision> {
     const now = this.#clock?.()
-    const [a, b] = candidateMonths(now ?? Date.now())
-    const k = this.#k
-    const ws = req.workspaceId
-    const call = this.#client.anvilConsume(
-      k.usage(ws, a.label),
-      k.usage(ws, b.label),
-      req.keyId,
-      req.keyRatePerSecond,
-      req.workspaceRatePerSecond,
-      req.monthlyQuota,
-      req.keyMonthlyQuota ?? -1,
-      now === undefined ? '' : String(now),
-      a.start,
-      a.end,
-      b.start,
-      b.end,
-      req.rateOnly === true ? '0' : '1',
-    )
-    return decodeDecision(await deadline(call, this.#timeoutMs), req, [a, b])
+    return this.#batcher.decide(req, candidateMonths(now ?? Date.now()), now === undefined ? '' : String(now))
   }
 
   // Only on the failure path: one EVALSHA of refund.lua, never on an admitted request's way in.
