@@ -48,11 +48,19 @@ export class PoolAdmission {
   #waiting = 0
   #seq = 0
   #tenants = new Map<string, Tenant>()
+  // shared with the pool's threads: requests whose bodies are arriving or waiting for a place, so that a
+  // thread does not give back the memory the next large task is about to need (thread-memory.ts)
+  readonly #arriving: Int32Array | undefined
 
-  constructor(capacity: number, threads = capacity) {
+  constructor(capacity: number, threads = capacity, arriving?: Int32Array) {
     this.capacity = capacity
     this.turns = new FairTurns(threads)
     this.bodyShare = Math.max(1, Math.floor(capacity / 2))
+    this.#arriving = arriving
+  }
+
+  #publish(): void {
+    if (this.#arriving) Atomics.store(this.#arriving, 0, this.#reserved + this.#waiting)
   }
 
   get inFlight(): number {
@@ -115,6 +123,7 @@ export class PoolAdmission {
       }
       tenant.line.push(waiter)
       this.#waiting++
+      this.#publish()
     })
     return { reservation, admitted }
   }
@@ -129,6 +138,7 @@ export class PoolAdmission {
       tenant.running++
       this.#reserved--
       this.#inFlight++
+      this.#publish()
       // a body is no longer arriving: its workspace may be back under its share of them
       this.#admitWaiting()
       return true
@@ -159,6 +169,7 @@ export class PoolAdmission {
     if (reservation.state === 'reserved' && tenant) {
       tenant.reserved--
       this.#reserved--
+      this.#publish()
       this.#forgetIfIdle(reservation.workspaceId, tenant)
       this.#admitWaiting()
     } else if (reservation.state === 'waiting' && tenant) {
@@ -194,12 +205,14 @@ export class PoolAdmission {
     reservation.state = 'reserved'
     tenant.reserved++
     this.#reserved++
+    this.#publish()
   }
 
   #leaveLine(tenant: Tenant, waiter: Waiter): void {
     clearTimeout(waiter.timer)
     tenant.line.splice(tenant.line.indexOf(waiter), 1)
     this.#waiting--
+    this.#publish()
     waiter.reservation.state = 'cancelled'
     this.#forgetIfIdle(waiter.reservation.workspaceId, tenant)
   }

@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
+import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PoolAdmission } from '../../src/exec/admission.ts'
 import { afterTask, collectionsRun, GROWTH_BYTES } from '../../src/exec/thread-memory.ts'
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
 import { h1Request } from '../helpers/tls-client.ts'
@@ -39,6 +41,41 @@ describe('a thread gives memory back after a large task', () => {
     afterTask(500)
     await new Promise((r) => setTimeout(r, 500))
     expect(collectionsRun()).toBe(before + 1)
+  })
+
+  it('waits while a request is on its way to the pool: it would give back what the next task needs', async () => {
+    // the pool's count of bodies arriving or waiting for a place, as pools.ts shares it with its threads
+    const arriving = new Int32Array(new SharedArrayBuffer(4))
+    const admission = new PoolAdmission(2, 1, arriving)
+    const { reservation } = admission.reserve('ws_a', 0)
+    expect(Atomics.load(arriving, 0)).toBe(1)
+    const thread = new Worker(new URL('./fixtures/memory-thread.ts', import.meta.url), {
+      workerData: { arriving: arriving.buffer },
+    })
+    const reply = () =>
+      new Promise<{ collections: number }>((resolve) => {
+        thread.once('message', resolve)
+        thread.postMessage('collections?')
+      })
+    try {
+      await new Promise((resolve) => thread.once('message', resolve))
+      // well past the 200 ms idle delay, with a body still arriving: no collection
+      await new Promise((r) => setTimeout(r, 1_000))
+      expect((await reply()).collections).toBe(0)
+      // the body arrived and its task ran (start, finish): nothing is on its way any more
+      expect(admission.start(reservation)).toBe(true)
+      admission.finish()
+      expect(Atomics.load(arriving, 0)).toBe(0)
+      let collections = 0
+      const deadline = Date.now() + 5_000
+      while (collections === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100))
+        collections = (await reply()).collections
+      }
+      expect(collections).toBe(1)
+    } finally {
+      await thread.terminate()
+    }
   })
 
   describe('through a gateway', () => {
