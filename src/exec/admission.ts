@@ -48,19 +48,20 @@ export class PoolAdmission {
   #waiting = 0
   #seq = 0
   #tenants = new Map<string, Tenant>()
-  // shared with the pool's threads: requests whose bodies are arriving or waiting for a place, so that a
-  // thread does not give back the memory the next large task is about to need (thread-memory.ts)
-  readonly #arriving: Int32Array | undefined
+  // shared with the pool's threads: requests on the pool, whether their bodies are arriving, waiting for a
+  // place or running, so that a thread does not give back the memory the next large task is about to
+  // need (thread-memory.ts)
+  readonly #busy: Int32Array | undefined
 
-  constructor(capacity: number, threads = capacity, arriving?: Int32Array) {
+  constructor(capacity: number, threads = capacity, busy?: Int32Array) {
     this.capacity = capacity
     this.turns = new FairTurns(threads)
     this.bodyShare = Math.max(1, Math.floor(capacity / 2))
-    this.#arriving = arriving
+    this.#busy = busy
   }
 
   #publish(): void {
-    if (this.#arriving) Atomics.store(this.#arriving, 0, this.#reserved + this.#waiting)
+    if (this.#busy) Atomics.store(this.#busy, 0, this.#reserved + this.#waiting + this.#inFlight)
   }
 
   get inFlight(): number {
@@ -145,6 +146,7 @@ export class PoolAdmission {
     }
     if (this.full()) return false
     this.#inFlight++
+    this.#publish()
     if (workspaceId !== undefined) this.#tenant(workspaceId).running++
     return true
   }
@@ -152,6 +154,7 @@ export class PoolAdmission {
   // A task ended; `workspaceId` as given to start (or the reservation's).
   finish(workspaceId?: string): void {
     this.#inFlight--
+    this.#publish()
     if (workspaceId !== undefined) {
       const tenant = this.#tenants.get(workspaceId)
       if (tenant) {
