@@ -61,3 +61,18 @@ const utf8 = new TextEncoder()
 export function okEnvelopeBytes(json: string): Uint8Array {
   return utf8.encode(`{"ok":true,"data":${json}}`)
 }
+
+const OPEN = utf8.encode('{"ok":true,"data":')
+
+// The success envelope around a value: its JSON text from `jsonBytes` when the op makes it itself, as UTF-8
+// bytes (OpSpec.jsonBytes: quicker than JSON.stringify for a large json/format output), else from
+// JSON.stringify.
+export function okEnvelope(value: unknown, jsonBytes?: (value: never) => Uint8Array | undefined): Uint8Array {
+  const data = jsonBytes?.(value as never)
+  if (data === undefined) return okEnvelopeBytes(JSON.stringify(value))
+  const out = new Uint8Array(OPEN.length + data.length + 1)
+  out.set(OPEN)
+  out.set(data, OPEN.length)
+  out[out.length - 1] = 0x7d // }
+  return out
+}
