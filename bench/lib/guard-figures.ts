@@ -1,0 +1,101 @@
+// The figures `npm run bench:guard` guards, with their tolerances and rounds: the one table to edit when
+// the guard is re-calibrated (bench/README.md says how the numbers were chosen).
+
+// Which measurement produces a figure: the figures of one group share the gateways started for it.
+export type GuardGroup = 'small' | 'heavy' | 'stall'
+
+export type Tolerance =
+  // head's median may be at most `worse` worse than base's: head ÷ base ≤ 1 + worse where lower is
+  // better, ≥ 1 ÷ (1 + worse) where higher is better
+  | { kind: 'relative'; worse: number }
+  // head's median may be at most `max` (the unit's): a bound the product promises, whatever base measured.
+  // Except where base's median exceeded it too, in the same rounds: then the machine's own noise is above
+  // the bound and says nothing of the change, so head may be at most `worse` worse than base instead (a
+  // change that stalls still fails: base 170 ms, head 500 ms)
+  | { kind: 'absolute'; max: number; noisy: { worse: number } }
+
+export interface FigureSpec {
+  id: string
+  label: string
+  unit: string
+  better: 'lower' | 'higher'
+  tolerance: Tolerance
+  group: GuardGroup
+  // rounds of the first measurement, and of the second one a figure that failed gets
+  rounds: { first: number; again: number }
+}
+
+export const GUARDED: readonly FigureSpec[] = [
+  {
+    id: 'cpu-small-embedded',
+    label: 'gateway CPU per small keyed request, embedded store',
+    unit: 'µs',
+    better: 'lower',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'small',
+    rounds: { first: 5, again: 9 },
+  },
+  {
+    id: 'cpu-small-redis',
+    label: 'gateway + redis-server CPU per small keyed request, Redis store',
+    unit: 'µs',
+    better: 'lower',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'small',
+    rounds: { first: 5, again: 9 },
+  },
+  {
+    id: 'diff-10k',
+    label: 'json/diff 10k items a side, end to end',
+    unit: 'ms',
+    better: 'lower',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'heavy',
+    rounds: { first: 7, again: 11 },
+  },
+  {
+    id: 'diff-100k',
+    label: 'json/diff 100k items a side, end to end',
+    unit: 'ms',
+    better: 'lower',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'heavy',
+    rounds: { first: 5, again: 7 },
+  },
+  {
+    id: 'minify-raw',
+    label: 'json/format minify of a 15 MiB document, raw octet-stream',
+    unit: 'ms',
+    better: 'lower',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'heavy',
+    rounds: { first: 5, again: 9 },
+  },
+  {
+    id: 'minify-input',
+    label: 'json/format minify of a 15 MiB document, as {input}',
+    unit: 'ms',
+    better: 'lower',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'heavy',
+    rounds: { first: 5, again: 9 },
+  },
+  {
+    id: 'sha256-raw',
+    label: 'hash/sha256 of a 64 MiB raw body, throughput',
+    unit: 'MiB/s',
+    better: 'higher',
+    tolerance: { kind: 'relative', worse: 0.25 },
+    group: 'heavy',
+    rounds: { first: 5, again: 9 },
+  },
+  {
+    id: 'stall-worst',
+    label: 'stall canary: longest /healthz wait over the worst-case inputs',
+    unit: 'ms',
+    better: 'lower',
+    tolerance: { kind: 'absolute', max: 150, noisy: { worse: 0.5 } },
+    group: 'stall',
+    rounds: { first: 3, again: 5 },
+  },
+]
