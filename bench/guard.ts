@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { cpus, loadavg } from 'node:os'
 import { type BaseTree, prepareBaseTree } from './lib/base-tree.ts'
@@ -35,6 +36,23 @@ function headCommit(): string {
   }
 }
 
+// Bounded, whatever happens: past the deadline, or on SIGINT/SIGTERM, the guard exits non-zero; the exit
+// handlers kill the gateways and redis-servers still running (guard-trees.ts, test/helpers/redis-server.ts)
+// and remove the base tree.
+const DEADLINE_S = Number(process.env.BENCH_GUARD_DEADLINE_S ?? 900)
+let base: BaseTree | undefined
+process.once('exit', () => {
+  if (base) rmSync(base.dir, { recursive: true, force: true })
+})
+process.once('SIGINT', () => process.exit(130))
+process.once('SIGTERM', () => process.exit(143))
+setTimeout(() => {
+  process.stdout.write(
+    `\nGUARD COULD NOT MEASURE: not done within ${DEADLINE_S} s (BENCH_GUARD_DEADLINE_S)\n`,
+  )
+  process.exit(2)
+}, DEADLINE_S * 1000).unref()
+
 const only = (process.env.BENCH_GUARD_ONLY ?? '').split(',').filter(Boolean)
 const unknown = only.filter((id) => !GUARDED.some((f) => f.id === id))
 if (unknown.length > 0) {
@@ -53,12 +71,16 @@ try {
 }
 
 const report: GuardReport = { info: {} as GuardInfo, passed: false, figures: [] }
-let base: BaseTree | undefined
 let chosen = { ref: '?', from: '?' }
 try {
   chosen = chooseBase(process.env.BENCH_BASE_REF, pinned)
   log(`base: ${chosen.ref} (from ${chosen.from}); head: ${headCommit()}`)
-  base = await prepareBaseTree(chosen.ref)
+  base = await prepareBaseTree(chosen.ref).catch((err: Error) => {
+    if (chosen.from !== 'bench/guard-base') throw err
+    throw new Error(
+      `${err.message} (the commit pinned in bench/guard-base: a shallow clone may not hold it; fetch the history, e.g. git fetch --unshallow)`,
+    )
+  })
   const trees: GuardTrees = {
     base: { name: 'base', label: base.commit.slice(0, 12), tree: base },
     head: { name: 'head', label: headCommit() },

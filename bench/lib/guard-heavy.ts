@@ -6,7 +6,13 @@ import { jsonDocument } from '../json-format.ts'
 import { type Measured, roundOrder, type Tree } from './guard-compare.ts'
 import { itemDocuments } from './guard-documents.ts'
 import type { FigureSpec } from './guard-figures.ts'
-import { type GuardGateway, type GuardTrees, postTimed, startTreeGateway } from './guard-trees.ts'
+import {
+  type GuardGateway,
+  type GuardTrees,
+  gatewayState,
+  postTimed,
+  startTreeGateway,
+} from './guard-trees.ts'
 
 const MiB = 1024 * 1024
 const HASHED_BYTES = 64 * MiB
@@ -129,7 +135,9 @@ export async function measureHeavy(trees: GuardTrees, wanted: { spec: FigureSpec
         })
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err)
-        throw new Error(`${id}: the ${tree} tree's gateway (${trees[tree].label}): ${message}`)
+        throw new Error(
+          `${id}: the ${tree} tree's gateway (${trees[tree].label}): ${message}; ${gatewayState(g)}`,
+        )
       }
     }
     const measured: Measured = {}

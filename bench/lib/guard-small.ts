@@ -2,8 +2,8 @@ import { type RedisServer, startRedis } from '../../test/helpers/redis-server.ts
 import { clean } from '../small-hash-redis.ts'
 import { type Measured, roundOrder, type Tree } from './guard-compare.ts'
 import type { FigureSpec } from './guard-figures.ts'
-import { type GuardGateway, type GuardTrees, startTreeGateway } from './guard-trees.ts'
-import { load } from './load.ts'
+import { type GuardGateway, type GuardTrees, gatewayState, startTreeGateway } from './guard-trees.ts'
+import { type LoadResult, load } from './load.ts'
 import { cpuMicros } from './proc-cpu.ts'
 
 const SECONDS = Number(process.env.BENCH_GUARD_SECONDS ?? 3)
@@ -22,16 +22,19 @@ interface Target {
 // the CPU time the target's processes used during it (from /proc), per request answered, in µs.
 async function cpuPerRequest(t: Target, seconds: number): Promise<number> {
   const before = t.pids.map(cpuMicros)
-  const r = clean(
-    `${t.tree} ${t.id}`,
-    await load({
-      url: `${t.gateway.url}/v1/hash/sha256`,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.gateway.key}` },
-      body: BODY,
-      duration: seconds,
-    }),
-  )
+  const result = await load({
+    url: `${t.gateway.url}/v1/hash/sha256`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${t.gateway.key}` },
+    body: BODY,
+    duration: seconds,
+  })
   const after = t.pids.map(cpuMicros)
+  let r: LoadResult
+  try {
+    r = clean(`${t.tree} ${t.id}`, result)
+  } catch (err) {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}; ${gatewayState(t.gateway)}`)
+  }
   let used = 0
   for (const [i, b] of before.entries()) used += (after[i] ?? Number.NaN) - (b ?? Number.NaN)
   return used / r.requests

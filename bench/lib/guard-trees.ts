@@ -58,6 +58,18 @@ export async function startTreeGateway(t: GuardTree, env: Record<string, string>
   }
 }
 
+// What became of a gateway, for an error message: still running, or how it ended, and its last output.
+export function gatewayState(g: GuardGateway): string {
+  const c = g.child
+  const state =
+    c.exitCode === null && c.signalCode === null
+      ? 'still running'
+      : `exited (${c.signalCode ? `signal ${c.signalCode}` : `code ${c.exitCode}`})`
+  return `its gateway (pid ${c.pid}) ${state}; its last output: ${g.output().slice(-1500)}`
+}
+
+const REQUEST_TIMEOUT_MS = 120_000
+
 export interface Posted {
   status: number
   body: Buffer
@@ -89,6 +101,10 @@ export function postTimed(
       res.on('error', () => resolve(answer()))
     })
     req.on('error', (err) => (status === undefined ? reject(err) : resolve(answer())))
+    // a gateway that stops answering fails the guard instead of holding it
+    req.setTimeout(REQUEST_TIMEOUT_MS, () =>
+      req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
+    )
     req.end(options.body)
   })
 }
