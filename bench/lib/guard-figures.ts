@@ -71,7 +71,7 @@ export const GUARDED: readonly FigureSpec[] = [
     better: 'lower',
     tolerance: { kind: 'relative', worse: 0.25 },
     group: 'heavy',
-    rounds: { first: 5, again: 9 },
+    rounds: { first: 9, again: 15 },
   },
   {
     id: 'minify-input',
@@ -80,7 +80,7 @@ export const GUARDED: readonly FigureSpec[] = [
     better: 'lower',
     tolerance: { kind: 'relative', worse: 0.25 },
     group: 'heavy',
-    rounds: { first: 5, again: 9 },
+    rounds: { first: 7, again: 11 },
   },
   {
     id: 'sha256-raw',
@@ -89,7 +89,7 @@ export const GUARDED: readonly FigureSpec[] = [
     better: 'higher',
     tolerance: { kind: 'relative', worse: 0.25 },
     group: 'heavy',
-    rounds: { first: 5, again: 9 },
+    rounds: { first: 9, again: 15 },
   },
   {
     id: 'stall-worst',
