@@ -7,6 +7,7 @@ import { type Measured, roundOrder, type Tree } from './guard-compare.ts'
 import { itemDocuments } from './guard-documents.ts'
 import type { FigureSpec } from './guard-figures.ts'
 import {
+  focus,
   type GuardGateway,
   type GuardTrees,
   gatewayState,
@@ -108,7 +109,8 @@ function requests(ids: string[]): Map<string, Heavy> {
 
 // diff-10k, diff-100k, minify-raw, minify-input, sha256-raw: one request at a time (a latency figure),
 // end to end through each tree's gateway (business plan, TLS, HTTP/1.1, a kept-alive connection). Per
-// figure: a first request per tree, checked and not timed, then its rounds, base and head alternating.
+// figure: a first request per tree, checked and not timed, then its rounds, base and head alternating,
+// the other tree's gateway frozen (focus).
 // The plan's JSON limit and compute budget are raised so that the 100k-item diff (20 MB of body) runs.
 export async function measureHeavy(trees: GuardTrees, wanted: { spec: FigureSpec; rounds: number }[]) {
   const heavy = requests(wanted.map((w) => w.spec.id))
@@ -124,8 +126,10 @@ export async function measureHeavy(trees: GuardTrees, wanted: { spec: FigureSpec
   try {
     gateways.base = await startTreeGateway(trees.base, env)
     gateways.head = await startTreeGateway(trees.head, env)
+    const all = [gateways.base!, gateways.head!]
     const send = async (tree: Tree, h: Heavy, id: string) => {
       const g = gateways[tree]!
+      focus([g], all)
       try {
         return await postTimed(`${g.url}${h.path}`, {
           ca: g.ca,

@@ -2,7 +2,7 @@ import { type RedisServer, startRedis } from '../../test/helpers/redis-server.ts
 import { clean } from '../small-hash-redis.ts'
 import { type Measured, roundOrder, type Tree } from './guard-compare.ts'
 import type { FigureSpec } from './guard-figures.ts'
-import { type GuardGateway, type GuardTrees, gatewayState, startTreeGateway } from './guard-trees.ts'
+import { focus, type GuardGateway, type GuardTrees, gatewayState, startTreeGateway } from './guard-trees.ts'
 import { type LoadResult, load } from './load.ts'
 import { cpuMicros } from './proc-cpu.ts'
 
@@ -41,7 +41,7 @@ async function cpuPerRequest(t: Target, seconds: number): Promise<number> {
 }
 
 // cpu-small-embedded and cpu-small-redis: per tree a gateway on the embedded store, and one on Redis with
-// a redis-server of its own. One redis-server per tree rather than one shared: a gateway writes its first
+// a redis-server of its own; each load run with every other gateway frozen (focus). One redis-server per tree rather than one shared: a gateway writes its first
 // workspace and key into its store at its first start (a second gateway on the same Redis would find the
 // first one's), and each tree's Redis CPU is then exactly the CPU its gateway's requests cost, read from
 // that server's /proc in that gateway's rounds, with nothing of the other tree's in it.
@@ -74,14 +74,19 @@ export async function measureSmall(trees: GuardTrees, wanted: { spec: FigureSpec
         }
       }
     }
+    const all = targets.map((t) => t.gateway)
+    const run = (t: Target, seconds: number) => {
+      focus([t.gateway], all)
+      return cpuPerRequest(t, seconds)
+    }
     // a first run each, not measured: connections, JIT, key caches
-    for (const t of targets) await cpuPerRequest(t, 2)
+    for (const t of targets) await run(t, 2)
     const measured: Measured = Object.fromEntries(wanted.map(({ spec }) => [spec.id, { base: [], head: [] }]))
     const most = Math.max(...wanted.map((w) => w.rounds))
     for (let i = 0; i < most; i++) {
       for (const tree of roundOrder(i)) {
         for (const t of targets.filter((x) => x.tree === tree && i < x.rounds)) {
-          measured[t.id]![tree].push(await cpuPerRequest(t, SECONDS))
+          measured[t.id]![tree].push(await run(t, SECONDS))
         }
       }
     }

@@ -4,7 +4,7 @@ import { craftedCases, opCases, rawCases, type StallCase } from '../stall-cases.
 import { UNLIMITED, workspaceKey } from './admin.ts'
 import { type Measured, roundOrder, type Tree } from './guard-compare.ts'
 import type { FigureSpec } from './guard-figures.ts'
-import { type GuardGateway, type GuardTrees, startTreeGateway } from './guard-trees.ts'
+import { focus, type GuardGateway, type GuardTrees, startTreeGateway } from './guard-trees.ts'
 
 // The stall bench's cases that fit a guard's minutes (the whole bench takes about 4): issue 14's crafted
 // inputs on the free and business plans, every op's worst case on the free plan (at its 256 KiB limit and
@@ -15,7 +15,7 @@ export function guardStallCases(): StallCase[] {
 }
 
 // stall-worst: per round and tree, the cases one at a time while a canary GET /healthz every 5 ms runs
-// (bench/stall.ts); the round's figure is the longest wait the canary saw. The sender runs below the
+// (bench/stall.ts), the other tree's gateway frozen; the round's figure is the longest wait the canary saw. The sender runs below the
 // gateway (nice 10, as in the stall bench) only where it can raise itself back afterwards (root, as CI
 // runs): otherwise the rest of the guard would run niced.
 export async function measureStall(
@@ -44,6 +44,7 @@ export async function measureStall(
     const samples = { base: [] as number[], head: [] as number[] }
     for (let i = 0; i < only.rounds; i++) {
       for (const tree of roundOrder(i)) {
+        focus([gateways[tree]!], [gateways.base!, gateways.head!])
         const results = await stallRun(gateways[tree]!.url, keys[tree], cases, nice)
         const worst = results.reduce((a, b) => (b.canaryMax > a.canaryMax ? b : a))
         log(`  ${tree} round ${i + 1}: ${worst.canaryMax.toFixed(1)} ms (${worst.label}, ${worst.status})`)

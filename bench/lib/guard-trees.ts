@@ -47,6 +47,8 @@ export async function startTreeGateway(t: GuardTree, env: Record<string, string>
       ...gateway,
       ca,
       stop: async () => {
+        // a stopped (SIGSTOP) process takes no SIGTERM until it is continued
+        gateway.child.kill('SIGCONT')
         await gateway.stop()
         live.delete(gateway)
       },
@@ -56,6 +58,15 @@ export async function startTreeGateway(t: GuardTree, env: Record<string, string>
     const message = err instanceof Error ? err.message : String(err)
     throw new Error(`the ${t.name} tree's gateway (${t.label}) did not become ready: ${message}`)
   }
+}
+
+// Runs `active` and freezes (SIGSTOP) every other gateway of `all` until its turn: the tree not being
+// measured takes no CPU from the one that is. Without this, a head whose gateways burn CPU even when idle
+// (a busy timer, a spinning thread) slows base's rounds as much as its own, and head ÷ base hides it: a
+// planted 2 ms-every-4 ms busy loop measured base's small-request CPU at 4.8× its usual value.
+export function focus(active: GuardGateway[], all: GuardGateway[]): void {
+  for (const g of all) if (!active.includes(g)) g.child.kill('SIGSTOP')
+  for (const g of active) g.child.kill('SIGCONT')
 }
 
 // What became of a gateway, for an error message: still running, or how it ended, and its last output.
