@@ -23,7 +23,18 @@ export interface FigureSpec {
   group: GuardGroup
   // rounds of the first measurement, and of the second one a figure that failed gets
   rounds: { first: number; again: number }
+  // how a tree's figure is drawn from its rounds: their median (the default), or, for a figure measured
+  // over many cases, the worst case's median over the rounds
+  summary?: 'median' | 'worst case'
 }
+
+// CPU time per request, read from /proc, barely moves with the machine's load: +25% (identical trees
+// measured 0.81-1.19× on a machine at load average 15-20, bench/README.md).
+const CPU: Tolerance = { kind: 'relative', worse: 0.25 }
+// End-to-end times of heavy requests move with it: +50% on that machine, where identical trees measured
+// up to 1.40× on a second, longer measurement (and 1.74× on a first). Re-measure the spread on a quiet
+// machine and tighten this toward the +25% issue 23 suggests.
+const HEAVY: Tolerance = { kind: 'relative', worse: 0.5 }
 
 export const GUARDED: readonly FigureSpec[] = [
   {
@@ -31,7 +42,7 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'gateway CPU per small keyed request, embedded store',
     unit: 'µs',
     better: 'lower',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: CPU,
     group: 'small',
     rounds: { first: 5, again: 9 },
   },
@@ -40,7 +51,7 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'gateway + redis-server CPU per small keyed request, Redis store',
     unit: 'µs',
     better: 'lower',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: CPU,
     group: 'small',
     rounds: { first: 5, again: 9 },
   },
@@ -49,7 +60,7 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'json/diff 10k items a side, end to end',
     unit: 'ms',
     better: 'lower',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: HEAVY,
     group: 'heavy',
     // a request of 0.1-0.4 s, the noisiest figure on a loaded machine (rounds from 0.2× to 2.6× their
     // median): more rounds, cheap at this size
@@ -60,7 +71,7 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'json/diff 100k items a side, end to end',
     unit: 'ms',
     better: 'lower',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: HEAVY,
     group: 'heavy',
     rounds: { first: 5, again: 7 },
   },
@@ -69,7 +80,7 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'json/format minify of a 15 MiB document, raw octet-stream',
     unit: 'ms',
     better: 'lower',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: HEAVY,
     group: 'heavy',
     rounds: { first: 9, again: 15 },
   },
@@ -78,7 +89,7 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'json/format minify of a 15 MiB document, as {input}',
     unit: 'ms',
     better: 'lower',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: HEAVY,
     group: 'heavy',
     rounds: { first: 7, again: 11 },
   },
@@ -87,17 +98,20 @@ export const GUARDED: readonly FigureSpec[] = [
     label: 'hash/sha256 of a 64 MiB raw body, throughput',
     unit: 'MiB/s',
     better: 'higher',
-    tolerance: { kind: 'relative', worse: 0.25 },
+    tolerance: HEAVY,
     group: 'heavy',
     rounds: { first: 9, again: 15 },
   },
   {
     id: 'stall-worst',
-    label: 'stall canary: longest /healthz wait over the worst-case inputs',
+    label: 'stall canary: longest /healthz wait, worst case (its median over the rounds)',
     unit: 'ms',
     better: 'lower',
     tolerance: { kind: 'absolute', max: 150, noisy: { worse: 0.5 } },
     group: 'stall',
-    rounds: { first: 3, again: 5 },
+    // the worst of one round was the machine more often than the gateway: identical trees measured 1.3 s
+    // on a case whose other rounds were under 100 ms
+    summary: 'worst case',
+    rounds: { first: 5, again: 7 },
   },
 ]

@@ -93,7 +93,10 @@ function cell(text: string): string {
 
 function rounds(j: Judgement): string {
   const list = (v: number[]) => v.map(formatValue).join(', ')
-  return `${j.rounds} rounds; base ${list(j.samples.base)}; head ${list(j.samples.head)}`
+  const line = `${j.rounds} rounds; base ${list(j.samples.base)}; head ${list(j.samples.head)}`
+  if (!j.worst) return line
+  // a worst-case figure: the rounds' worst waits, then the worst case by its median
+  return `${line} (each round's worst); worst case by its median over the rounds: base ${formatValue(j.base)} (${j.worst.base}), head ${formatValue(j.head)} (${j.worst.head})`
 }
 
 export function guardMarkdown(report: GuardReport): string {

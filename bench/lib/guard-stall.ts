@@ -15,7 +15,8 @@ export function guardStallCases(): StallCase[] {
 }
 
 // stall-worst: per round and tree, the cases one at a time while a canary GET /healthz every 5 ms runs
-// (bench/stall.ts), the other tree's gateway frozen; the round's figure is the longest wait the canary saw. The sender runs below the
+// (bench/stall.ts), the other tree's gateway frozen; per case the longest wait the canary saw. The figure
+// is the worst case's median over the rounds (guard-compare.ts, worstCase). The sender runs below the
 // gateway (nice 10, as in the stall bench) only where it can raise itself back afterwards (root, as CI
 // runs): otherwise the rest of the guard would run niced.
 export async function measureStall(
@@ -41,13 +42,17 @@ export async function measureStall(
         business: await workspaceKey(g, 'business', UNLIMITED),
       }
     }
-    const samples = { base: [] as number[], head: [] as number[] }
+    const samples = { base: [] as number[], head: [] as number[], cases: { base: {}, head: {} } }
     for (let i = 0; i < only.rounds; i++) {
       for (const tree of roundOrder(i)) {
         focus([gateways[tree]!], [gateways.base!, gateways.head!])
         const results = await stallRun(gateways[tree]!.url, keys[tree], cases, nice)
+        const byCase: Record<string, number[]> = samples.cases[tree]
+        for (const r of results) byCase[r.label] = [...(byCase[r.label] ?? []), r.canaryMax]
         const worst = results.reduce((a, b) => (b.canaryMax > a.canaryMax ? b : a))
-        log(`  ${tree} round ${i + 1}: ${worst.canaryMax.toFixed(1)} ms (${worst.label}, ${worst.status})`)
+        log(
+          `  ${tree} round ${i + 1}: worst ${worst.canaryMax.toFixed(1)} ms (${worst.label}, ${worst.status})`,
+        )
         samples[tree].push(worst.canaryMax)
       }
     }

@@ -88,9 +88,7 @@ export interface Posted {
   ms: number
 }
 
-// One request on a kept-alive connection (the agent's), timed end to end as a client sees it. An answer
-// that comes before the whole body was sent (a 413, a 503), the connection then closed under the upload,
-// is resolved with what came rather than as the write's EPIPE, so that the caller can say what it was.
+// One request on a kept-alive connection (the agent's), timed end to end as a client sees it.
 export function postTimed(
   url: string,
   options: { ca: Buffer; agent: Agent; headers: Record<string, string>; body: Buffer | string },
@@ -98,20 +96,19 @@ export function postTimed(
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const headers = { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) }
-    let status: number | undefined
-    const chunks: Buffer[] = []
-    const answer = () => ({
-      status: status ?? 0,
-      body: Buffer.concat(chunks),
-      ms: performance.now() - started,
-    })
     const req = request(url, { method: 'POST', ca: options.ca, agent: options.agent, headers }, (res) => {
-      status = res.statusCode ?? 0
+      const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve(answer()))
-      res.on('error', () => resolve(answer()))
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          ms: performance.now() - started,
+        }),
+      )
+      res.on('error', reject)
     })
-    req.on('error', (err) => (status === undefined ? reject(err) : resolve(answer())))
+    req.on('error', reject)
     // a gateway that stops answering fails the guard instead of holding it
     req.setTimeout(REQUEST_TIMEOUT_MS, () =>
       req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
