@@ -110,7 +110,7 @@ export const GUARDED: readonly FigureSpec[] = [
     tolerance: { kind: 'absolute', max: 150, noisy: { worse: 0.5 } },
     group: 'stall',
     // the worst of one round was the machine more often than the gateway: identical trees measured 1.3 s
-    // on a case whose other rounds were under 100 ms
+    // in one round on a case that was not the worst of any other round
     summary: 'worst case',
     rounds: { first: 5, again: 7 },
   },

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import {
   type FigureOutcome,
@@ -307,6 +308,24 @@ describe('the guarded figures and the base', () => {
     const stallWorst = GUARDED.find((f) => f.id === 'stall-worst')!
     expect(stallWorst.tolerance).toMatchObject({ kind: 'absolute', max: 150 })
     expect(stallWorst.summary).toBe('worst case')
+  })
+
+  it('bench/README.md describes every guarded figure with its tolerance, under the heading the report links', async () => {
+    const readme = await readFile(new URL('../../bench/README.md', import.meta.url), 'utf8')
+    expect(readme).toMatch(/^## The latency guard$/m)
+    const guarded = readme.slice(readme.indexOf('### What is guarded'), readme.indexOf('### How it runs'))
+    for (const f of GUARDED) {
+      const row = guarded.split('\n').find((line) => line.startsWith(`| \`${f.id}\` |`))
+      expect(row, f.id).toBeDefined()
+      const bound = ratioBound(f)
+      const t = f.tolerance
+      expect(row, f.id).toContain(
+        bound === undefined ? `head ≤ ${t.kind === 'absolute' ? t.max : ''} ms` : `${bound.toFixed(2)}× base`,
+      )
+    }
+    // and the pin it names is one commit on one line
+    const pin = await readFile(new URL('../../bench/guard-base', import.meta.url), 'utf8')
+    expect(pin).toMatch(/^[0-9a-f]{40}\n$/)
   })
 
   it('takes BENCH_BASE_REF when set, else the first line of bench/guard-base, else refuses', () => {
