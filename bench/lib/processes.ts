@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const ROOT = new URL('../../', import.meta.url).pathname
+const START_TIMEOUT_MS = 120_000
 
 export interface Running {
   url: string
@@ -33,12 +34,19 @@ export async function startNode(
   // keep draining so a chatty child never blocks on a full pipe
   child.stdout!.on('data', onData)
   child.stderr!.on('data', onData)
+  // a child that neither becomes ready nor exits (an older tree's banner, a hang) is killed: a benchmark
+  // waiting for it forever would never report
+  const deadline = Date.now() + START_TIMEOUT_MS
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const m = ready.exec(out)
       if (m) {
         clearInterval(timer)
         resolve(m[1]!)
+      } else if (Date.now() > deadline) {
+        clearInterval(timer)
+        child.kill('SIGKILL')
+        reject(new Error(`${script} was not ready within ${START_TIMEOUT_MS / 1000} s:\n${out}`))
       }
     }, 20)
     child.once('exit', (code) => {
@@ -65,6 +73,12 @@ export interface Gateway extends Running {
   adminToken: string
 }
 
+function found(re: RegExp, text: string, what: string): string {
+  const m = re.exec(text)
+  if (!m) throw new Error(`the gateway's ${what} was not found in its first-start output:\n${text}`)
+  return m[1]!
+}
+
 // The real gateway (`npm start`'s entry, or `base`: another commit's tree, run from its directory) on a
 // scratch DATA_DIR, its first workspace's limits raised so the benchmark measures the gateway's work, not
 // its refusals.
@@ -88,40 +102,47 @@ export async function startGateway(
     // the whole banner (one write): the URL, then its lines up to the blank line that ends it
     /listening on (https:\/\/127\.0\.0\.1:\d+)[\s\S]*metrics\/admin: .*\n(?:.+\n)*\n/,
     base?.dir,
-  )
-  const out = running.output()
-  // stdout is a pipe, so the first key is in DATA_DIR/first-start.txt, never in the output (docs/security.md);
-  // trees before that change (a base tree, bench/lib/base-tree.ts) printed it in the banner
-  const secrets = await readFile(join(dataDir, 'first-start.txt'), 'utf8').catch(
-    (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT' && base) return out
-      throw err
-    },
-  )
-  const key = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(secrets)![1]!
-  const workspace = /workspace (ws_[0-9A-Za-z]+)/.exec(secrets)![1]!
-  const adminUrl = /metrics\/admin: (http:\/\/\S+)\/metrics/.exec(out)![1]!
-  const res = await fetch(`${adminUrl}/admin/workspaces/${workspace}`, {
-    method: 'PATCH',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      overrides: {
-        monthly_quota: 2_000_000_000,
-        key_rate_per_second: 1_000_000,
-        workspace_rate_per_second: 1_000_000,
-      },
-    }),
+  ).catch(async (err) => {
+    await rm(dataDir, { recursive: true, force: true })
+    throw err
   })
-  if (!res.ok) throw new Error(`raising limits failed: ${await res.text()}`)
+  const stop = async () => {
+    await running.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  let key: string
+  let adminUrl: string
+  try {
+    const out = running.output()
+    // stdout is a pipe, so the first key is in DATA_DIR/first-start.txt, never in the output
+    // (docs/security.md); trees older than that printed it in the banner (a base tree may be one)
+    const secrets = await readFile(join(dataDir, 'first-start.txt'), 'utf8').catch(() => out)
+    key = found(/^\s+(anvil_live_[0-9A-Za-z]{36})$/m, secrets, 'first API key')
+    const workspace = found(/workspace (ws_[0-9A-Za-z]+)/, secrets, 'first workspace')
+    adminUrl = found(/metrics\/admin: (http:\/\/\S+)\/metrics/, out, 'admin URL')
+    const res = await fetch(`${adminUrl}/admin/workspaces/${workspace}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        overrides: {
+          monthly_quota: 2_000_000_000,
+          key_rate_per_second: 1_000_000,
+          workspace_rate_per_second: 1_000_000,
+        },
+      }),
+    })
+    if (!res.ok) throw new Error(`raising limits failed: ${await res.text()}`)
+  } catch (err) {
+    // a gateway this function cannot hand over is not left running
+    await stop()
+    throw err
+  }
   return {
     ...running,
     key,
     adminUrl,
     adminToken,
-    async stop() {
-      await running.stop()
-      await rm(dataDir, { recursive: true, force: true })
-    },
+    stop,
   }
 }
 
