@@ -43,26 +43,17 @@ function addVary(reply: FastifyReply): void {
 // every route, tested every answer against the global Response (which loads undici, 40 ms of the event
 // loop on first use), and loaded mime-db and readable-stream at boot, for a decision this API makes from
 // two facts (JSON, and its size).
-function compressJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (err: Error | null, payload?: unknown) => void,
-): void {
+export function compressJson(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (
     smallAnswer(payload) ||
     reply.hasHeader('content-encoding') ||
     !JSON_TYPES.test(String(reply.getHeader('content-type') ?? ''))
   ) {
-    done(null, payload)
-    return
+    return payload
   }
   addVary(reply)
   const coding = negotiate(request.headers['accept-encoding'])
-  if (coding === 'identity') {
-    done(null, payload)
-    return
-  }
+  if (coding === 'identity') return payload
   const zip =
     coding === 'br'
       ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
@@ -72,12 +63,16 @@ function compressJson(
   // a source that fails (an answer broken off mid-way) fails the compressed stream, and so the answer
   if (isStream(payload)) pipeline(payload, zip, () => {})
   else zip.end(payload)
-  done(null, zip)
+  return zip
 }
 
+// The same decision as an onSend hook, for answers that do not leave through the lane's answer step
+// (src/http/lane/answer.ts): the console's pages and API, third-party routes.
 export const compression = fp(
   async function compressionPlugin(app: FastifyInstance) {
-    app.addHook('onSend', compressJson)
+    app.addHook('onSend', function compressAnswer(request, reply, payload, done) {
+      done(null, compressJson(request, reply, payload))
+    })
   },
   { name: 'anvil-compression' },
 )

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../errors.ts'
 import type { RawOptions } from '../exec/dispatch.ts'
 import { type OpInput, type OpName, type OpOutput, parsesOnWorker } from '../ops/registry.ts'
 import type { Security } from './hooks/access.ts'
+import { answerJson } from './lane/answer.ts'
 import type { HeaderName } from './openapi/headers.ts'
 import { RawJson, runOp, sendOp, sendRawOp } from './run-op.ts'
 
@@ -143,8 +144,7 @@ export function defineRoute<
       // a handler that answered itself (raw bytes, a stream) returns the reply, which is thenable: awaiting
       // it resolves to undefined, so check whether a response is under way rather than what came back
       if (result === reply || reply.sent) return reply
-      reply.code(status)
-      return { ok: true, data: result }
+      return answerJson(request, reply, status, JSON.stringify({ ok: true, data: result }))
     },
   }
   app.route(options)

@@ -3,6 +3,7 @@ import { AppError } from '../errors.ts'
 import type { DispatchContext, Dispatched, RawOptions } from '../exec/dispatch.ts'
 import { RawJson } from '../lib/raw-json.ts'
 import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
+import { answerBytes, answerJson } from './lane/answer.ts'
 
 // Only work that crossed to a pool says where it ran and how long it queued: an inline op's timing is
 // the response time itself, and a header on every small response is bytes every client has to parse.
@@ -39,16 +40,6 @@ export async function runOp<N extends OpName>(
   return done.value
 }
 
-// A whole success envelope, made elsewhere (on the pool thread, as bytes): sent as it is, never parsed,
-// re-serialized or re-encoded on the event loop (a large one leaves in pieces: hooks/large-answers.ts).
-function sendEnvelope(reply: FastifyReply, status: number, envelope: string | Uint8Array) {
-  const body =
-    typeof envelope === 'string'
-      ? envelope
-      : Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength)
-  return reply.code(status).type('application/json; charset=utf-8').send(body)
-}
-
 // A route that is just its op: the answer comes back as the whole envelope (serialized and encoded on
 // the worker when it ran on the pool) and is sent as it is.
 export async function sendOp(
@@ -60,7 +51,9 @@ export async function sendOp(
 ) {
   const done = await request.server.dispatcher.runEnvelope(name, input, context(request, name))
   serverTiming(reply, done)
-  return sendEnvelope(reply, status, done.value)
+  // made on the pool thread as bytes when it ran there: sent as it is, never parsed, re-serialized or
+  // re-encoded on the event loop (a large one leaves in pieces: lane/answer.ts)
+  return answerJson(request, reply, status, done.value)
 }
 
 // A body the parser left as raw bytes goes to the worker whole: parsed, validated, joined by what the route
@@ -75,12 +68,8 @@ export async function sendRawOp(
 ) {
   const done = await request.server.dispatcher.runRaw(name, body.parts, context(request, name), options)
   serverTiming(reply, done)
-  if (!options.octets) return sendEnvelope(reply, 200, done.value)
-  const bytes = done.value
-  return reply
-    .code(200)
-    .type('application/octet-stream')
-    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  if (!options.octets) return answerJson(request, reply, 200, done.value)
+  return answerBytes(reply.code(200), done.value)
 }
 
 export { RawJson }

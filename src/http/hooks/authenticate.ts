@@ -98,10 +98,8 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   app.access.provide('apiKey', {
     check: authenticate,
     validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
-  })
-
-  app.addHook('onResponse', function refundOwnFailure(request, reply, done) {
-    charger.refundOwnFailure(request, reply, done)
+    // a 5xx the gateway answered after charging is refunded (charge-limits.ts)
+    settle: charger.refundOwnFailure,
   })
 }
 

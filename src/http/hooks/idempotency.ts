@@ -6,6 +6,7 @@ import { IDEMPOTENCY_KEY, recordId, type StoredResponse, seal, unseal } from '..
 import type { Store } from '../../store/types.ts'
 import { consumeLimited } from '../body/consume-limited.ts'
 import { isReadable } from '../body/stream-digest.ts'
+import { shapeAnswer } from '../lane/answer.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -79,17 +80,24 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   const { store, ttlSeconds } = options
   const lockMs = options.lockMs ?? DEFAULT_LOCK_MS
 
-  // Callback-style and synchronous for every request that does not use it (no promise per request on the hot
-  // path); the work, asynchronous, only for a route that declares it and a request that sends the header.
-  app.addHook('preHandler', function enforceIdempotencyKey(request, reply, done) {
-    if (request.routeConfig?.idempotent !== true) return done()
+  // Only a route that declares it gets these hooks (its own, added as it registers): no other route's
+  // request pays for idempotency. The work, asynchronous, only for a request that sends the header.
+  app.addHook('onRoute', function addIdempotencyHooks(route) {
+    if (route.config?.idempotent !== true) return
+    route.preHandler = [...hooksOf(route.preHandler), enforceIdempotencyKey]
+    // kept as the route made it, then compressed or sliced as any answer (src/http/lane/answer.ts)
+    route.onSend = [...hooksOf(route.onSend), keepIdempotentResponse, shapeAnswer]
+    route.onResponse = [...hooksOf(route.onResponse), freeUnsettledKey]
+  })
+
+  function enforceIdempotencyKey(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
     const header = request.headers['idempotency-key']
     if (header === undefined) return done()
     // a replay has answered (reply.send): the chain stops there, as Fastify's hooks do without done()
     begin(request, reply, header).then((replayed) => {
       if (!replayed) done()
     }, done)
-  })
+  }
 
   async function begin(
     request: FastifyRequest,
@@ -120,12 +128,17 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     return true
   }
 
-  app.addHook('onSend', function keepIdempotentResponse(request, reply, payload, done) {
+  function keepIdempotentResponse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: Error | null, payload?: unknown) => void,
+  ) {
     const held = request.idempotency
     if (!held || held.settled) return done(null, payload)
     held.settled = true
     keep(request, reply, held, payload).then((kept) => done(null, kept), done)
-  })
+  }
 
   async function keep(
     request: FastifyRequest,
@@ -160,7 +173,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
 
   // the first request ended without a response of its own (the client went away before the handler
   // finished, or a hook threw past onSend): free the key so a retry can run
-  app.addHook('onResponse', function freeUnsettledKey(request, _reply, done) {
+  function freeUnsettledKey(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
     const held = request.idempotency
     if (!held || held.settled) return done()
     held.settled = true
@@ -168,7 +181,13 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       () => done(),
       () => done(),
     )
-  })
+  }
+}
+
+// a route option that may hold one hook or a list of them, as a list
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return []
+  return Array.isArray(hooks) ? hooks : [hooks]
 }
 
 function replay(reply: FastifyReply, stored: StoredResponse): FastifyReply {

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { PLAN_NAMES } from '../../limits/plans.ts'
-import { accessLog as createAccessLog } from '../../observability/access-log.ts'
+import type { AccessLog } from '../../observability/access-log.ts'
 import { batchedChild } from '../../observability/batched-counter.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 
@@ -10,12 +9,16 @@ const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const INIT_CLASSES = ['2xx', '4xx', '5xx']
 
+export interface Recorder {
+  // at registration: the route's series, at zero
+  initRoute(route: RouteOptions): void
+  // the lane's record step, once the answer is out
+  record(request: FastifyRequest, reply: FastifyReply): void
+}
+
 // Request counts and durations by route pattern (never the raw URL) and plan; one access line per request.
-async function metricsPlugin(
-  app: FastifyInstance,
-  options: { metrics: Metrics; accessLog: boolean },
-): Promise<void> {
-  const { metrics, accessLog } = options
+export function recorder(options: { metrics: Metrics; accessLog: AccessLog | undefined }): Recorder {
+  const { metrics, accessLog: writeAccessLine } = options
   // label sets are few (routes × methods × status classes × plans): resolve each child once
   const children = new Map<string, { inc(): void; observe(v: number): void }>()
   function childFor(route: string, method: string, statusClass: string, plan: string) {
@@ -34,7 +37,7 @@ async function metricsPlugin(
   // its methods × 2xx/4xx/5xx × plans (`none` only, for a route that takes no key); the duration
   // histogram for 2xx only (it is the one the latency panels filter on; the others appear with traffic).
   // HEAD routes Fastify adds beside GET are left to appear with use. Cardinality: docs/operations.md.
-  app.addHook('onRoute', function initRouteSeries(route) {
+  function initRoute(route: RouteOptions): void {
     const plans = route.config?.family ? ['none', ...PLAN_NAMES] : ['none']
     for (const method of [route.method].flat()) {
       if (method === 'HEAD' || !METHODS.has(method)) continue
@@ -47,12 +50,11 @@ async function metricsPlugin(
         }
       }
     }
-  })
-  const writeAccessLine = accessLog ? createAccessLog(app.log) : undefined
-  app.addHook('onResponse', function recordRequest(request, reply, done) {
+  }
+  function record(request: FastifyRequest, reply: FastifyReply): void {
     // a client that hung up got no answer (whatever status the reply object holds): the abort is logged
     // at debug by the error handler, and is neither a response to count nor an access line
-    if ((request.raw as { aborted?: boolean }).aborted === true) return done()
+    if ((request.raw as { aborted?: boolean }).aborted === true) return
     const route = request.routeConfig?.url ?? 'unmatched'
     const auth = request.auth
     const status = reply.statusCode
@@ -70,8 +72,6 @@ async function metricsPlugin(
       ms: Math.round(elapsedMs * 100) / 100,
       workspace: auth?.workspace.id,
     })
-    done()
-  })
+  }
+  return { initRoute, record }
 }
-
-export const metricsHooks = fp(metricsPlugin, { name: 'anvil-metrics' })

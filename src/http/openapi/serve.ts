@@ -1,6 +1,7 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { answerBytes } from '../lane/answer.ts'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -50,6 +51,6 @@ export function cachedDocument(build: () => Record<string, unknown>) {
     const coding = negotiate(request.headers['accept-encoding'])
     reply.header('vary', 'Accept-Encoding').type('application/json; charset=utf-8')
     if (coding !== 'identity') reply.header('content-encoding', coding)
-    return reply.send(bytes[coding])
+    return answerBytes(reply, bytes[coding], null)
   }
 }

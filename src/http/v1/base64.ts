@@ -9,9 +9,10 @@ import {
   encodeResult,
 } from '../../ops/base64/schema.ts'
 import { octetsOf } from '../../ops/registry.ts'
-import { asBuffer, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
 import { sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
+import { answerBytes } from '../lane/answer.ts'
 
 // A raw-bytes answer asks the op for Base64 (the registry's octets turn it into bytes where it ran).
 function decodeOptions(raw: boolean): RawOptions & { with?: { output_encoding: 'base64' } } {
@@ -54,7 +55,7 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
         return sendStreamEnvelope(request, reply, streamed, job)
       }
       const result = await run('base64.encode', body)
-      if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('base64.encode', result)))
+      if (raw) return answerBytes(reply, octetsOf('base64.encode', result))
       return result
     },
   })
@@ -95,7 +96,7 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
       }
       if (!raw) return run('base64.decode', body)
       const decoded = await run('base64.decode', { ...body, ...decodeOptions(true).with })
-      return reply.type('application/octet-stream').send(asBuffer(octetsOf('base64.decode', decoded)))
+      return answerBytes(reply, octetsOf('base64.decode', decoded))
     },
   })
 }

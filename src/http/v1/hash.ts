@@ -10,8 +10,9 @@ import {
 } from '../../ops/hash/schema.ts'
 import { ALGORITHMS, algorithmInfo, createHasher, encodeOutput } from '../../ops/hash/stream.ts'
 import { octetsOf } from '../../ops/registry.ts'
-import { asBuffer, digestOnPool, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { digestOnPool, streamedBody, wantsOctets } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+import { answerBytes } from '../lane/answer.ts'
 
 // What the route adds to its JSON body, inline or on the worker: the algorithm from the path, and for a
 // raw-bytes answer a hex digest (then turned into its bytes).
@@ -73,7 +74,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
           ...(query.length !== undefined ? { length: query.length } : {}),
         }
         const { digest, bytes: size } = await digestOnPool(request, reply, streamed, job)
-        if (raw) return reply.type('application/octet-stream').send(digest)
+        if (raw) return answerBytes(reply, digest)
         result = {
           algorithm: info.name,
           digest: encodeOutput(digest, query.output_encoding),
@@ -82,7 +83,7 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
         }
       } else {
         result = await run('hash', { ...body, ...hashOptions(params.algorithm, raw).with })
-        if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('hash', result)))
+        if (raw) return answerBytes(reply, octetsOf('hash', result))
       }
       return result
     },

@@ -4,9 +4,10 @@ import { formatBody, formatQuery, formatResult } from '../../ops/json/format/sch
 import type { JsonFormatOptions } from '../../ops/json/format/types.ts'
 import { patchBody } from '../../ops/json/patch/schema.ts'
 import { octetsOf } from '../../ops/registry.ts'
-import { asBuffer, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
 import { declaredLength, sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
+import { answerBytes } from '../lane/answer.ts'
 
 export const patchResult = z.object({
   result: z.unknown().describe('The patched document'),
@@ -67,7 +68,7 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
         return sendTransformed(request, reply, streamed, formatJob(query, true, request))
       }
       const result = await run('json.format', body)
-      if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('json.format', result)))
+      if (raw) return answerBytes(reply, octetsOf('json.format', result))
       return result
     },
   })
