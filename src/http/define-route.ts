@@ -76,7 +76,8 @@ declare module 'fastify' {
 // except a keyless GET such as a health probe, where a load balancer may append its own.
 const NO_QUERY = z.strictObject({})
 
-// Schemas first: zod validates the parts, the same schemas feed the OpenAPI document, and the
+// run: the lane's step that runs the route (its op, inline or on the pool, or its handler), then hands the
+// result to the answer step (src/http/lane/answer.ts). Schemas first: zod validates the parts, the same schemas feed the OpenAPI document, and the
 // handler returns plain data that is wrapped in the success envelope here, once.
 export function defineRoute<
   B extends AnyZod | undefined,

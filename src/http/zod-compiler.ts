@@ -17,7 +17,7 @@ function isEmpty(value: unknown): boolean {
   return true
 }
 
-// zod is the validator for every route part; responses are plain JSON.stringify (fast, no double work).
+// validate: the lane's step after parse. zod is the validator for every route part; responses are plain JSON.stringify (fast, no double work).
 async function zodCompilerPlugin(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(function compileZod({ schema, httpPart }) {
     const zod = schema as unknown as z.ZodType

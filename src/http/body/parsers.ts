@@ -38,7 +38,8 @@ function truncated(request: FastifyRequest): Error {
   return new AppError('ERR_BAD_REQUEST', 'Content-Length does not match the body.')
 }
 
-// Callback-style (no promise per request): this runs on every JSON request.
+// parse: the lane's step after the access rule and the decision (src/http/lane/lane.ts). Callback-style (no
+// promise per request): this runs on every JSON request.
 function parseJsonBody(
   request: FastifyRequest,
   payload: NodeJS.ReadableStream,
@@ -93,7 +94,9 @@ function readJson(
       }
       done(null, body)
     },
-    execution?.declaredBytes,
+    // only a body the worker parses needs an ArrayBuffer of its own (to move to the thread); an inline one is
+    // read into whatever the socket gave (one chunk, for a small body)
+    execution?.rawBody ? execution.declaredBytes : undefined,
   )
 }
 

@@ -71,8 +71,9 @@ function invalidKey(): AppError {
   })
 }
 
-// Routes declare `config.idempotent`; this enforces it. After validation (as Stripe: a request refused by
-// its schema never started, so nothing is kept), before the handler: the first request with a key takes it
+// idempotency: the lane's step before run, on routes that declare `config.idempotent` only; this enforces
+// it. After validation (as Stripe: a request refused by its schema never started, so nothing is kept),
+// before the handler: the first request with a key takes it
 // (SET NX), runs, and its response is kept for IDEMPOTENCY_TTL_SECONDS; a repeat with the same method, path
 // and body gets that response again with Idempotent-Replayed: true; a different request 422; a repeat while
 // the first still runs 409. 5xx and 429 answers are not kept: the key is freed so a retry runs.

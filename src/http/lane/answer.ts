@@ -4,7 +4,7 @@ import { SLICE_ABOVE, sliced } from '../hooks/large-answers.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-// The lane's last step: every answer a route makes (its envelope, its raw bytes, an error, an idempotent
+// answer: the lane's step after run. Every answer a route makes (its envelope, its raw bytes, an error, an idempotent
 // replay) leaves through here. A JSON answer of at least COMPRESS_THRESHOLD bytes is compressed off the event
 // loop for a client that accepts it (src/http/compression.ts); bytes over SLICE_ABOVE not compressed leave in
 // slices (src/http/hooks/large-answers.ts). Decided here rather than in onSend hooks, so a small answer pays one
