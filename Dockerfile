@@ -21,6 +21,7 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY src ./src
+COPY workers ./workers
 # the worked examples are the OpenAPI documents' examples (src/http/openapi/examples.ts)
 COPY docs/examples ./docs/examples
 # DATA_DIR holds the self-signed certificate (unless TLS_CERT_FILE/TLS_KEY_FILE are set) and, without

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks'
-import { INLINE_BUDGET_US, inlineBound, OPERATIONS, type OpName, type OpSpec } from '../src/ops/registry.ts'
+import { COSTS, heavyInput, INLINE_BUDGET_US, inlineBound, inlineUpTo } from '../src/exec/costs.ts'
+import { OPERATIONS, type OpName, type OpSpec } from '../src/ops/registry.ts'
 import { worstCase } from './stall-inputs.ts'
 
 // `node bench/cost-models.ts [op ...]`: times each op's worst-case body (bench/stall-inputs.ts) at its
 // inline bound, on this thread, as an inline request costs the event loop: JSON.parse of the body, its
 // schema, the op, and the JSON text of its answer; and prints the table of docs/dispatch.md#cost-models: µs per KiB measured, the
-// bound it allows, and the bound and cost declared in src/ops/registry.ts. Not in the default bench list
+// bound it allows, and the bound and cost declared in src/exec/costs.ts. Not in the default bench list
 // (`npm run bench`): it measures the op code alone, not the gateway.
 
 const KiB = 1024
@@ -37,7 +38,7 @@ async function timeOnce(spec: OpSpec, body: string, path: Record<string, unknown
 // The best of ROUNDS after a warm-up: the op's own cost, not the noise of a shared machine.
 async function measure(name: OpName): Promise<{ bytes: number; ms: number; usPerKiB: number }> {
   const spec = OPERATIONS[name] as OpSpec
-  const text = JSON.stringify(bodyOf(name, spec.poolAbove - 256))
+  const text = JSON.stringify(bodyOf(name, inlineUpTo(name) - 256))
   const body = Buffer.byteLength(text)
   const path = name === 'hash' || name === 'hmac' ? { algorithm: 'sha512' } : {}
   for (let i = 0; i < 3; i++) await timeOnce(spec, text, path)
@@ -53,17 +54,16 @@ process.stdout.write(
 )
 let over = 0
 for (const name of names) {
-  const spec = OPERATIONS[name] as OpSpec
   refused = ''
   const m = await measure(name)
-  const input = bodyOf(name, spec.poolAbove - 256)
-  const pool = spec.heavy?.(input) ? ' (heavy: pool)' : ''
+  const input = bodyOf(name, inlineUpTo(name) - 256)
+  const pool = heavyInput(name, input) ? ' (heavy: pool)' : ''
   const note = `${refused ? ` (refused: ${refused})` : ''}${pool}`
-  const declared = spec.cost
+  const declared = COSTS[name]
   const fromMeasured = inlineBound({ worst: '', usPerKiB: m.usPerKiB }) / KiB
   if (m.ms * 1000 > INLINE_BUDGET_US && !pool) over++
   process.stdout.write(
-    `| ${name} | ${declared.worst}${note} | ${(m.bytes / KiB).toFixed(1)} KiB | ${m.ms.toFixed(3)} | ${m.usPerKiB.toFixed(1)} | ${declared.usPerKiB} | ${spec.poolAbove / KiB} KiB | ${fromMeasured} KiB |\n`,
+    `| ${name} | ${declared.worst}${note} | ${(m.bytes / KiB).toFixed(1)} KiB | ${m.ms.toFixed(3)} | ${m.usPerKiB.toFixed(1)} | ${declared.usPerKiB} | ${inlineUpTo(name) / KiB} KiB | ${fromMeasured} KiB |\n`,
   )
 }
 process.stdout.write(`\n${over} op(s) over the ${INLINE_BUDGET_US} µs inline budget at their bound.\n`)

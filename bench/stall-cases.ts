@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto'
+import { inlineUpTo } from '../src/exec/costs.ts'
 import { DEFAULT_PLANS, type PlanName } from '../src/limits/plans.ts'
 import { OPERATIONS, type OpName } from '../src/ops/registry.ts'
 import { markRuns, nestedArrays, worstCase } from './stall-inputs.ts'
@@ -158,7 +159,7 @@ export function opCases(plan: PlanName): StallCase[] {
   const limit = Math.min(DEFAULT_PLANS[plan].max_json_bytes, MAX_BYTES) - 4096
   const cases: StallCase[] = []
   for (const op of Object.keys(OPERATIONS) as OpName[]) {
-    const bound = OPERATIONS[op].poolAbove
+    const bound = inlineUpTo(op)
     const sizes = Number.isFinite(bound) ? [bound - 512, limit] : [1024]
     for (const bytes of sizes) {
       cases.push({

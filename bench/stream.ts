@@ -172,7 +172,7 @@ export async function compareStreams(size: number, warm: number): Promise<Stream
       TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
     }
     const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'))
-    // pool threads warm up at boot (src/exec/thread-warmup.ts): measure the gateway once they have
+    // pool threads warm up at boot (workers/warmup.ts): measure the gateway once they have
     await waitReady(gateway.url, ca)
     for (const c of CASES) {
       const body = c.body(size)

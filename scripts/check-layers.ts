@@ -1,11 +1,15 @@
-// The import boundaries of src/ (docs/architecture.md, "Layers"), checked on the resolved path of every
-// import, as part of `npm run lint`. Run: node scripts/check-layers.ts [root]
+// The import boundaries of src/ and workers/ (docs/architecture.md, "Layers"), checked on the resolved path
+// of every import, as part of `npm run lint`. Run: node scripts/check-layers.ts [root]
+//
+// The order of the layers is read from docs/architecture.md itself (the first table of its "Layers"
+// section, top to bottom), so the page and the check cannot disagree: a layer may import only the layers
+// below it, every source file belongs to a layer, and a new folder must be given its place there first.
 //
 // Why not dependency-cruiser: it parses TypeScript with the `typescript` package (versions 2-6) and this
 // repository type-checks with TypeScript 7, which has no JavaScript API. The imports here are simple
 // (static `import`/`export … from`, `import()`, `new URL(…, import.meta.url)`, always relative, always with
 // the extension), so reading them with a regular expression over the source is exact for this code base.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, posix, relative, sep } from 'node:path'
 
 export interface Edge {
@@ -26,10 +30,14 @@ export interface Violation {
 // or types.ts. Listed here (not silenced by a comment) so the list can only shrink: a new crossing fails.
 export const KNOWN_ROUTE_IMPORTS: readonly string[] = []
 
+// The trees whose imports are checked.
+export const SOURCE_ROOTS = ['src', 'workers'] as const
+
 const IMPORT =
   /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"\n]+)['"]|import\(\s*['"]([^'"\n]+)['"]\s*\)|new URL\(\s*['"]([^'"\n]+\.ts)['"]\s*,\s*import\.meta\.url/g
 
 function listSources(root: string, dir: string, out: string[]): string[] {
+  if (!existsSync(join(root, dir))) return out
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = posix.join(dir, entry.name)
     if (entry.isDirectory()) listSources(root, path, out)
@@ -38,9 +46,13 @@ function listSources(root: string, dir: string, out: string[]): string[] {
   return out
 }
 
+export function sourceFiles(root: string): string[] {
+  return SOURCE_ROOTS.flatMap((dir) => listSources(root, dir, []))
+}
+
 export function readEdges(root: string): Edge[] {
   const edges: Edge[] = []
-  for (const file of listSources(root, 'src', [])) {
+  for (const file of sourceFiles(root)) {
     const text = readFileSync(join(root, file), 'utf8')
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[3] ?? m[4] ?? m[5]
@@ -52,26 +64,51 @@ export function readEdges(root: string): Edge[] {
   return edges
 }
 
+// The layers, top to bottom: the backticked path in the first cell of each row of the first table under
+// the "## Layers" heading of docs/architecture.md. A folder ends with a slash (`src/http/`), a file does
+// not (`src/config.ts`).
+export function readLayers(root: string): string[] {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8')
+  const section = doc.split(/^## /m).find((s) => s.startsWith('Layers'))
+  if (!section) throw new Error('docs/architecture.md has no "## Layers" section')
+  const layers: string[] = []
+  let inTable = false
+  for (const line of section.split('\n')) {
+    const row = /^\|\s*`([^`]+)`\s*\|/.exec(line)
+    if (row) {
+      inTable = true
+      layers.push(row[1]!)
+    } else if (inTable && !line.startsWith('|')) break
+  }
+  if (layers.length === 0) throw new Error('the "Layers" section of docs/architecture.md lists no layer')
+  return layers
+}
+
+// The layer a file belongs to: the most specific one that holds it (index 0 is the top).
+export function layerOf(file: string, layers: readonly string[]): number | undefined {
+  let best: number | undefined
+  for (const [i, layer] of layers.entries()) {
+    const holds = layer.endsWith('/') ? file.startsWith(layer) : file === layer
+    if (holds && (best === undefined || layer.length > layers[best]!.length)) best = i
+  }
+  return best
+}
+
 const under = (path: string, dir: string) => path.startsWith(`${dir}/`)
 const opsEntry = (path: string) =>
   path === 'src/ops/registry.ts' || /^src\/ops\/(.+\/)?(schema|types|stream)\.ts$/.test(path)
 
-function edgeViolations(e: Edge): Violation[] {
+function edgeViolations(e: Edge, layers: readonly string[]): Violation[] {
   const out: Violation[] = []
   const v = (rule: string, message: string) => out.push({ rule, from: e.from, to: e.to, message })
-  if (
-    under(e.from, 'src/ops') &&
-    !under(e.to, 'src/ops') &&
-    !under(e.to, 'src/lib') &&
-    e.to !== 'src/errors.ts'
-  )
-    v('ops-are-pure', 'src/ops/ may import only src/ops/, src/lib/ and src/errors.ts')
-  if (under(e.from, 'src/lib') && !under(e.to, 'src/lib') && e.to !== 'src/errors.ts')
-    v('lib-is-a-leaf', 'src/lib/ may import only src/lib/ and src/errors.ts')
-  if (under(e.to, 'src/http') && !under(e.from, 'src/http') && !under(e.from, 'src/main'))
+  const from = layerOf(e.from, layers)
+  const to = layerOf(e.to, layers)
+  // an import type counts: it is an arrow between layers too, only not a runtime one
+  if (from !== undefined && to !== undefined && to < from)
     v(
-      under(e.from, 'src/jobs') ? 'jobs-not-http' : 'only-main-imports-http',
-      'only src/main/ (and src/http/ itself) may import src/http/',
+      'layer-order',
+      `${layers[from]} may import only itself and the layers below it; ${layers[to]} is above it ` +
+        '(docs/architecture.md, "Layers")',
     )
   if (under(e.from, 'src/http') && under(e.to, 'src/ops') && !opsEntry(e.to))
     v(
@@ -79,6 +116,17 @@ function edgeViolations(e: Edge): Violation[] {
       'src/http/ may take from src/ops/ only registry.ts (run an op through exec) and a family’s schema.ts, ' +
         'types.ts or stream.ts',
     )
+  // configuration is read by the processes and their composition root, and handed down: the rest take
+  // its types only
+  if (e.to === 'src/config.ts' && !e.typeOnly && !under(e.from, 'src/main') && e.from !== 'src/runtime.ts')
+    v(
+      'config-read-at-the-top',
+      'only src/main/ and src/runtime.ts read the configuration (src/config.ts); the rest `import type`',
+    )
+  // every resource a process opens is opened by the composition root, through its subsystem's open.ts
+  const opener = posix.basename(e.to) === 'open.ts' && posix.dirname(e.to) !== posix.dirname(e.from)
+  if (opener && !e.typeOnly && e.from !== 'src/runtime.ts')
+    v('one-composition-root', 'only src/runtime.ts opens resources (imports a subsystem’s open.ts)')
   return out
 }
 
@@ -120,9 +168,21 @@ function cycles(edges: Edge[]): string[][] {
   return found
 }
 
-export function checkLayers(root: string): { violations: Violation[]; known: Violation[]; modules: number } {
+export function checkLayers(
+  root: string,
+  layers: readonly string[] = readLayers(root),
+): { violations: Violation[]; known: Violation[]; modules: number } {
   const edges = readEdges(root)
-  const all = edges.flatMap(edgeViolations)
+  const all: Violation[] = []
+  for (const file of sourceFiles(root))
+    if (layerOf(file, layers) === undefined)
+      all.push({
+        rule: 'unlayered',
+        from: file,
+        to: file,
+        message: 'every source file belongs to a layer: give its folder a place in docs/architecture.md',
+      })
+  all.push(...edges.flatMap((e) => edgeViolations(e, layers)))
   for (const component of cycles(edges))
     all.push({
       rule: 'no-cycles',

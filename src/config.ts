@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { z } from 'zod'
+import type { PoolsConfig } from './exec/pools.ts'
+import type { JobsConfig } from './jobs/types.ts'
 import { parseCidr } from './lib/cidr.ts'
 import { hostAllowlist } from './lib/host-allowlist.ts'
 import { type AllowedOrigins, allowedOriginsSchema } from './lib/origins.ts'
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanTable, planLimitsSchema } from './limits/plans.ts'
-import { type TracingConfig, tracingConfig, tracingEnvSchema } from './observability/tracing/settings.ts'
+import type { RedisTarget } from './store/redis/client.ts'
+import { type TracingConfig, tracingConfig, tracingEnvSchema } from './tracing/settings.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().min(1)
@@ -145,7 +148,7 @@ export const envSchema = z
     CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
     // browsers allowed to call /v1 cross-origin (src/http/hooks/cors.ts)
     CORS_ALLOWED_ORIGINS: allowedOriginsSchema.default([]),
-    // OpenTelemetry tracing (src/observability/tracing/, docs/operations.md#tracing)
+    // OpenTelemetry tracing (src/tracing/, docs/operations.md#tracing)
     ...tracingEnvSchema,
   })
   .refine((env) => (env.TLS_CERT_FILE === undefined) === (env.TLS_KEY_FILE === undefined), {
@@ -196,37 +199,6 @@ export interface Config {
   jobs: JobsConfig
   // OTLP trace export; undefined: tracing off (no OpenTelemetry module is loaded)
   tracing: TracingConfig | undefined
-}
-
-export interface JobsConfig {
-  // how long a finished job's result (or error) stays readable
-  resultTtlSeconds: number
-  // jobs run at once per process; unset: the paid pool's threads in a job worker, half of them in a gateway
-  concurrency: number | undefined
-  // how often workers look for jobs whose worker died, and how long a job's lock lives unrenewed
-  stalledIntervalMs: number
-  // how often a running job's progress is stored on its record (and, on Redis, its cancel flag read)
-  progressIntervalMs: number
-  workerMetricsPort: number
-  workerMetricsHost: string
-}
-
-export interface PoolConfig {
-  threads: number
-  // tasks allowed to wait beyond the running ones; more get 503 ERR_OVERLOADED
-  queue: number
-  memoryMb: number
-}
-
-export interface PoolsConfig {
-  free: PoolConfig
-  paid: PoolConfig
-  // workspace id → threads, each a pool of its own with the paid pool's queue depth and memory
-  dedicated: Record<string, number>
-  // start every thread at boot (production) or on first use (tests, tools)
-  warm: boolean
-  // how long a large body waits, unread, for a place on its full pool before a 503 (0: refuse at once)
-  admissionWaitMs: number
 }
 
 export class ConfigError extends Error {
@@ -310,4 +282,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tracing: tracingConfig(e),
   }
+}
+
+// REDIS_URL → one Redis, REDIS_CLUSTER_NODES → a Redis Cluster, neither → the embedded store (and
+// embedded jobs): decided here once, and handed to the store, the account store and the jobs.
+export function redisTarget(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>): RedisTarget | undefined {
+  if (config.redisUrl) return { url: config.redisUrl }
+  if (config.redisClusterNodes) return { clusterNodes: config.redisClusterNodes }
+  return undefined
 }

@@ -173,3 +173,40 @@ export function errorBody(code: ErrorCode, message?: string, details?: Details):
   if (details !== undefined) error.details = details
   return { error }
 }
+
+// An error as a value, the form in which it crosses a boundary: from a pool thread (an AppError does not
+// survive the structured clone) or from a job's record (written by a worker that may be another version).
+export interface ErrorValue {
+  code: string
+  message: string
+  details?: Details
+}
+
+export function errorValue(err: AppError): ErrorValue {
+  return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
+}
+
+// The one guard against codes this version does not know (a newer worker's): such an error is shown as
+// ERR_INTERNAL, so `code` is always one of this table's (the OpenAPI document's ErrorCode enum).
+export function knownError(error: ErrorValue): ErrorValue & { code: ErrorCode } {
+  return Object.hasOwn(ERRORS, error.code)
+    ? (error as ErrorValue & { code: ErrorCode })
+    : { code: 'ERR_INTERNAL', message: ERRORS.ERR_INTERNAL.message }
+}
+
+// An error value answered as an AppError (through knownError).
+export function fromErrorValue(error: ErrorValue): AppError {
+  const known = knownError(error)
+  return new AppError(known.code, known.message, known.details)
+}
+
+// A task stopped at its compute budget, in one wording whoever stopped it: the pool killing its thread
+// (src/exec/pool-failure.ts) or a streamed body's thread stopping itself between two pieces
+// (workers/stream.ts). `subject` names the work ("The operation", "The job").
+export function overTimeBudget(subject: string, budgetMs: number, details: Details = {}): AppError {
+  return new AppError('ERR_COMPUTE_LIMIT', `${subject} exceeded the plan's ${budgetMs} ms compute budget.`, {
+    reason: 'time',
+    budget_ms: budgetMs,
+    ...details,
+  })
+}

@@ -1,25 +1,28 @@
 import pino from 'pino'
+import type { Registry } from 'prom-client'
 import { KeyActivity } from './accounts/key-activity.ts'
 import { openAccountStore } from './accounts/store/open.ts'
 import type { AccountStore } from './accounts/store/types.ts'
-import type { Config } from './config.ts'
+import { type Config, redisTarget } from './config.ts'
 import { createDispatcher, type Dispatcher } from './exec/dispatch.ts'
 import { openPools } from './exec/open.ts'
 import type { PoolSet } from './exec/pools.ts'
 import { createStreamRunner, type StreamRunner } from './exec/stream-run.ts'
-import { openJobs } from './jobs/open.ts'
+import { type JobsSettings, openJobConsumer, openJobs, workerConcurrency } from './jobs/open.ts'
+import type { Consumer, JobLog } from './jobs/redis/consumer.ts'
 import type { JobService } from './jobs/service.ts'
 import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { VERSION } from './lib/version.ts'
 import { sourceCommit } from './observability/build-info.ts'
 import { type LogSink, openLogSink } from './observability/logger.ts'
-import { createMetrics, type Metrics } from './observability/metrics.ts'
-import { registerRedisUp } from './observability/redis-metrics.ts'
-import { openTracing } from './observability/tracing/open.ts'
-import type { Tracing } from './observability/tracing/types.ts'
-import { openStore, redisTarget } from './store/open.ts'
+import { createMetrics, createProcessRegistry, type Metrics } from './observability/metrics.ts'
+import { createRedisMetrics, registerRedisUp } from './observability/redis-metrics.ts'
+import { openStore, type StoreSettings } from './store/open.ts'
+import type { RedisTarget } from './store/redis/client.ts'
 import type { Store } from './store/types.ts'
+import { openTracing } from './tracing/open.ts'
+import type { Tracing } from './tracing/types.ts'
 
 // client addresses the invalid-key limiter tracks at once (least recently seen forgotten first): ~10 MB
 const INVALID_KEY_ADDRESSES = 100_000
@@ -52,6 +55,16 @@ export interface Runtime {
   close(): Promise<void>
 }
 
+// What the jobs take of the configuration, in either process.
+function jobsSettings(config: Config, redis: RedisTarget | undefined): JobsSettings {
+  return {
+    jobs: config.jobs,
+    threads: { paid: config.pools.paid.threads, free: config.pools.free.threads },
+    redis,
+    dataDir: config.dataDir,
+  }
+}
+
 export interface RuntimeOverrides {
   store?: Store
   clock?: () => number
@@ -59,6 +72,12 @@ export interface RuntimeOverrides {
 
 export async function openRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
   const clock = overrides.clock ?? Date.now
+  // where state lives, decided once from the configuration and handed to the store, accounts and jobs
+  const where: StoreSettings = {
+    redis: redisTarget(config),
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
+    dataDir: config.dataDir,
+  }
   const logSink = openLogSink()
   const storeLog = pino({ level: config.logLevel, base: { component: 'store' } }, logSink.stream)
   const metrics = createMetrics({ commit: sourceCommit(config.commit) })
@@ -71,13 +90,13 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   // a Redis store keeps Redis TIME as the limiter's clock unless a test injects one
   const untracedStore =
     overrides.store ??
-    (await openStore(config, {
+    (await openStore(where, {
       ...(overrides.clock ? { clock: overrides.clock } : {}),
       log: (level, message, detail) => storeLog[level](detail, message),
       observer: metrics.redis,
     }))
   const store = tracing
-    ? tracing.traceStore(untracedStore, redisTarget(config) ? 'redis' : 'embedded')
+    ? tracing.traceStore(untracedStore, where.redis ? 'redis' : 'embedded')
     : untracedStore
   registerRedisUp(metrics.registry, store)
   const verifier = new KeyVerifier(store, {
@@ -96,7 +115,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   })
   const streams = tracing ? tracing.traceStreams(untracedStreams) : untracedStreams
   const jobsLog = pino({ level: config.logLevel, base: { component: 'jobs' } }, logSink.stream)
-  const untracedJobs = await openJobs(config, {
+  const untracedJobs = await openJobs(jobsSettings(config, where.redis), {
     pools,
     registry: metrics.registry,
     clock,
@@ -104,7 +123,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     ...(tracing ? { traceCarrier: () => tracing.carrier() } : {}),
   })
   const jobs = tracing ? tracing.traceJobs(untracedJobs) : untracedJobs
-  const accounts = await openAccountStore(config, { clock, observer: metrics.redis })
+  const accounts = await openAccountStore(where, { clock, observer: metrics.redis })
   const keyActivity = new KeyActivity(accounts)
   return {
     config,
@@ -134,6 +153,66 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
       // last: the spans of everything closed above are exported before it stops
       await tracing?.shutdown()
       logSink.flush()
+    },
+  }
+}
+
+// Everything a job worker process (`npm run worker`, src/main/job-worker.ts) opens at boot, closed in
+// reverse order at shutdown: the gateway's process metrics and pools, and the consumers of the gateways'
+// Redis queues that run each job on those pools. The composition root of the second process; the admin
+// CLI (src/main/admin-cli.ts) opens nothing of its own (it calls a gateway's admin API).
+export interface WorkerRuntime {
+  config: Config
+  // the Redis the jobs are queued on (the gateways' own)
+  target: RedisTarget
+  registry: Registry
+  pools: PoolSet
+  consumer: Consumer
+  // jobs run at once, per queue
+  concurrency: { paid: number; free: number }
+  tracing: Tracing | undefined
+  // stop taking jobs, let running ones finish for up to graceMs (the rest go back to the queue), close
+  close(graceMs: number): Promise<void>
+}
+
+export async function openWorkerRuntime(
+  config: Config,
+  target: RedisTarget,
+  log: JobLog,
+): Promise<WorkerRuntime> {
+  // OTLP export when configured; undefined (and the SDK never imported) otherwise
+  const tracing = await openTracing(config.tracing, 'anvil-job-worker', VERSION, (level, message, detail) =>
+    log(level, message, detail),
+  )
+  const registry = createProcessRegistry(sourceCommit(config.commit))
+  const observer = createRedisMetrics(registry)
+  const { pools } = openPools(config.pools, registry)
+  const settings = { ...jobsSettings(config, target), redis: target }
+  const consumer = await openJobConsumer(settings, {
+    pools,
+    registry,
+    log,
+    observer,
+    ...(tracing ? { tracing } : {}),
+  }).catch(async (err: unknown) => {
+    // Redis unreachable: what was opened is closed, and the process says why
+    await pools.close()
+    await tracing?.shutdown()
+    throw err
+  })
+  return {
+    config,
+    target,
+    registry,
+    pools,
+    consumer,
+    concurrency: workerConcurrency(settings),
+    tracing,
+    async close(graceMs) {
+      await consumer.close(graceMs)
+      await pools.close()
+      // last: the spans of the jobs finished above are exported before the process exits
+      await tracing?.shutdown()
     },
   }
 }

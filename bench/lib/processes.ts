@@ -120,7 +120,7 @@ export async function startGateway(
 }
 
 // Waits until the gateway's /readyz answers 200: the store is up and every warm pool thread has loaded
-// and warmed its ops (src/exec/thread-warmup.ts).
+// and warmed its ops (workers/warmup.ts).
 export async function waitReady(url: string, ca: Buffer | string): Promise<void> {
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {

@@ -1,3 +1,4 @@
+import { addressBucket } from '../lib/address-bucket.ts'
 import type { AccountStore, BackoffPolicy, CounterWindow } from './store/types.ts'
 
 const MINUTE = 60_000
@@ -17,22 +18,6 @@ export const SIGN_IN_LIMITS = {
 } as const satisfies Record<string, BackoffPolicy | { max: number; windowMs: number }>
 
 export type LimitOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number }
-
-// The per-address counters count an IPv6 client by its /64: one host usually holds a whole /64, so
-// counting single addresses would let it take a fresh one for every guess.
-export function addressBucket(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  if (mapped) return mapped[1]!
-  if (!ip.includes(':')) return ip
-  const [head = '', tail = ''] = ip.split('%')[0]!.split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`
-}
 
 function over(window: CounterWindow, max: number, now: number): number | null {
   return window.count > max ? Math.max(1, Math.ceil((window.reset_at - now) / 1000)) : null

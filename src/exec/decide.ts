@@ -3,8 +3,9 @@
 // parser, the route (src/http/define-route.ts, run-op.ts) and the dispatcher (dispatch.ts) all read this
 // one value (request.execution); none of them decides again. docs/dispatch.md, "One decision".
 import type { PlanLimits } from '../limits/plans.ts'
-import { hasHeavyCase, heavyInput, inlineUpTo, type OpName, parsesOnWorker } from '../ops/registry.ts'
+import { type OpName, parsesOnWorker } from '../ops/registry.ts'
 import type { Reservation } from './admission.ts'
+import { hasHeavyCase, heavyInput, inlineUpTo } from './costs.ts'
 
 export type ExecutionMode = 'inline' | 'pool' | 'stream'
 
@@ -49,7 +50,7 @@ export function declaredBodyBytes(
 // A pure function: the same request facts always give the same decision.
 // - A raw application/octet-stream body streams (to the pool: h-stream's path).
 // - Inline only when the declared size is within the op's inline bound, the worst case at that size being
-//   small (src/ops/registry.ts, inlineUpTo; for ops whose schema bounds their work, the worst case is
+//   small (src/exec/costs.ts, inlineUpTo; for ops whose schema bounds their work, the worst case is
 //   parsing the body). A body with no declared length is never inline: its size is unbounded until read.
 export function decideExecution({
   op,

@@ -1,15 +1,16 @@
 import { performance } from 'node:perf_hooks'
-import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
+import type { Task } from '../../workers/protocol.ts'
+import { AppError } from '../errors.ts'
+import { okEnvelope } from '../lib/envelope.ts'
 import type { PlanLimits } from '../limits/plans.ts'
 import { batchedChild } from '../observability/batched-counter.ts'
 import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
 import type { Reservation } from './admission.ts'
 import { type Execution, modeFor } from './decide.ts'
 import type { PoolMetrics } from './metrics.ts'
-import { PoolTaskError } from './pool-failure.ts'
+import { failureError } from './pool-failure.ts'
 import type { PoolSet } from './pools.ts'
-import { submitTask } from './submit.ts'
-import type { Task, TaskReply } from './task-types.ts'
+import { cancel, reserve, submit, type Tenant } from './submit.ts'
 
 export interface DispatchContext {
   workspaceId: string
@@ -61,37 +62,10 @@ export interface Dispatcher {
   cancel(ctx: Omit<DispatchContext, 'execution'>, reservation: Reservation): void
 }
 
-// A pool failure as the client sees it (one table for every kind, pool-failure.ts), counted.
-function failureError(err: PoolTaskError, pool: string, op: string, budget: number, metrics: PoolMetrics) {
-  switch (err.kind) {
-    case 'overloaded':
-      metrics.outcomes.inc({ pool, op, outcome: 'overloaded' })
-      return new AppError('ERR_OVERLOADED', undefined, { pool }, { 'retry-after': '1' })
-    case 'timeout':
-      metrics.outcomes.inc({ pool, op, outcome: 'timeout' })
-      metrics.restarts.inc({ pool })
-      return new AppError(
-        'ERR_COMPUTE_LIMIT',
-        `The operation exceeded the plan's ${budget} ms compute budget.`,
-        { reason: 'time', budget_ms: budget },
-      )
-    case 'oom':
-      metrics.outcomes.inc({ pool, op, outcome: 'oom' })
-      metrics.restarts.inc({ pool })
-      return new AppError('ERR_COMPUTE_LIMIT', "The operation exceeded the plan's memory budget.", {
-        reason: 'memory',
-      })
-    default:
-      metrics.outcomes.inc({ pool, op, outcome: 'crash' })
-      metrics.restarts.inc({ pool })
-      // the client sees ERR_INTERNAL only; the cause goes to the log with the request id
-      return Object.assign(new AppError('ERR_INTERNAL'), { cause: err.cause })
-  }
-}
-
 // Runs each op where its request's decision (src/exec/decide.ts) says: inline on the event loop, or on
-// the plan's pool under the plan's compute budget. Budget overrun kills the thread (Piscina terminates it
-// on abort) → 422; a thread out of memory → 422; a full pool → 503. Dead threads are replaced by Piscina.
+// the plan's pool through the one submit (src/exec/submit.ts), under the plan's compute budget. A failed
+// task is answered by the one table (src/exec/pool-failure.ts): budget overrun (Piscina kills the
+// thread) → 422; a thread out of memory → 422; a full pool → 503. Dead threads are replaced by Piscina.
 export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatcher {
   // the label lookup is a hash of the label object: resolve each op's inline counter once
   const inlineCounts = new Map<OpName, { inc(): void }>()
@@ -108,7 +82,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     countInline(name)
     const started = performance.now()
     const value = await (OPERATIONS[name].run as (i: unknown) => unknown)(input)
-    const out = (envelope ? `{"ok":true,"data":${JSON.stringify(value)}}` : value) as T
+    const out = (envelope ? okEnvelope(JSON.stringify(value)) : value) as T
     return { value: out, where: 'inline', waitMs: 0, runMs: performance.now() - started }
   }
 
@@ -118,47 +92,21 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     ctx: DispatchContext,
     fallback: () => Promise<Dispatched<T>>,
   ): Promise<Dispatched<T>> {
-    const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-    const budget = ctx.limits.compute_budget_ms
-    let reply: TaskReply
-    let submittedAt: number
-    try {
-      ;({ reply, submittedAt } = await submitTask(pool, task, {
-        workspaceId: ctx.workspaceId,
-        budgetMs: budget,
-        reservation: ctx.execution.reservation,
-      }))
-    } catch (err) {
-      if (!(err instanceof PoolTaskError)) throw err
-      // a task refused before it reached a thread did not run there (an `overloaded` outcome), and one
-      // that could not cross to it runs inline (counted there)
-      if (err.kind !== 'overloaded' && err.kind !== 'unclonable')
-        metrics.dispatch.inc({ op: name, mode: 'pool' })
-      // a task killed (budget, out of memory) or crashed held its thread from its start until now
-      if (err.startedAt !== undefined)
-        metrics.busy.inc({ pool: pool.name }, Math.max(0, Date.now() - err.startedAt) / 1000)
-      // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
-      // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
-      if (err.kind === 'unclonable') return fallback()
-      throw failureError(err, pool.name, name, budget, metrics)
+    const outcome = await submit(pools, task, {
+      workspaceId: ctx.workspaceId,
+      tier: ctx.limits.pool,
+      budgetMs: ctx.limits.compute_budget_ms,
+      reservation: ctx.execution.reservation,
+      count: { metrics, op: name },
+    })
+    if (outcome.ok) {
+      const { reply, pool: where, waitMs, runMs } = outcome
+      return { value: (reply.bytes ?? reply.json ?? reply.value) as T, where, waitMs, runMs }
     }
-    metrics.dispatch.inc({ op: name, mode: 'pool' })
-    const waitMs = Math.max(0, reply.startedAt - submittedAt)
-    metrics.wait.observe({ pool: pool.name, op: name }, waitMs / 1000)
-    metrics.run.observe({ pool: pool.name, op: name }, reply.runMs / 1000)
-    metrics.busy.inc({ pool: pool.name }, reply.runMs / 1000)
-    if (!reply.ok) {
-      metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'error' })
-      const code = (Object.hasOwn(ERRORS, reply.error.code) ? reply.error.code : 'ERR_INTERNAL') as ErrorCode
-      throw new AppError(
-        code,
-        reply.error.message,
-        reply.error.details as Record<string, unknown> | undefined,
-      )
-    }
-    metrics.outcomes.inc({ pool: pool.name, op: name, outcome: 'ok' })
-    const value = (reply.bytes ?? reply.json ?? reply.value) as T
-    return { value, where: pool.name, waitMs, runMs: reply.runMs }
+    // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
+    // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
+    if (outcome.failure.kind === 'unclonable') return fallback()
+    throw failureError(outcome.failure, { subject: 'The operation', pool: outcome.pool })
   }
 
   function dispatch<T>(name: OpName, input: unknown, ctx: DispatchContext, envelope: boolean) {
@@ -166,6 +114,11 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     const task: Task = { kind: 'op', op: name, input, envelope }
     return onPool<T>(name, task, ctx, () => inline<T>(name, input, envelope))
   }
+
+  const tenant = (ctx: Omit<DispatchContext, 'execution'>): Tenant => ({
+    workspaceId: ctx.workspaceId,
+    tier: ctx.limits.pool,
+  })
 
   return {
     run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext) {
@@ -182,13 +135,10 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       })
     },
     reserve(ctx, waitMs, op) {
-      const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-      return pool.admission.reserve(ctx.workspaceId, waitMs, () =>
-        metrics.outcomes.inc({ pool: pool.name, op, outcome: 'overloaded' }),
-      )
+      return reserve(pools, tenant(ctx), waitMs, { metrics, op })
     },
     cancel(ctx, reservation) {
-      pools.pick(ctx.workspaceId, ctx.limits.pool).admission.cancel(reservation)
+      cancel(pools, tenant(ctx), reservation)
     },
   }
 }

@@ -14,6 +14,7 @@ export interface PoolMetrics {
 }
 
 export const POOL_OUTCOMES = ['ok', 'error', 'timeout', 'oom', 'overloaded', 'crash'] as const
+export type PoolOutcome = (typeof POOL_OUTCOMES)[number]
 
 const BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30]
 

@@ -1,7 +1,6 @@
 import type { Registry } from 'prom-client'
-import type { PoolsConfig } from '../config.ts'
 import { createPoolMetrics, type PoolMetrics } from './metrics.ts'
-import { createPools, type PoolSet } from './pools.ts'
+import { createPools, type PoolSet, type PoolsConfig } from './pools.ts'
 
 // The plan tiers' worker pools and their metrics, built the same way by every process that runs ops on
 // threads: the gateway (src/runtime.ts) and the job worker (src/main/job-worker.ts).

@@ -1,33 +1,100 @@
+import { AppError, type ErrorValue, fromErrorValue, overTimeBudget } from '../errors.ts'
+import type { PoolOutcome } from './metrics.ts'
 import { QUEUE_TIMEOUT } from './start-board.ts'
 
-// The one classification of a pool task that did not come back with a reply, for requests (dispatch.ts)
-// and jobs (src/jobs/) alike:
+// How a pool task can fail, for requests, streamed bodies and jobs alike (src/exec/submit.ts):
+// - refused: the task's own answer, an expected failure (bad input, an op's limit) sent back as a value
 // - overloaded: refused before it ran (the pool's places were taken, or it waited too long for a thread):
 //   load, not the task's cost, and worth retrying shortly
 // - timeout: killed at its compute budget (Piscina terminates the thread and starts a replacement)
 // - oom: its thread ran out of memory (the thread is replaced)
-// - stopped: the caller gave up on it (shutdown); nothing about the task itself
+// - stopped: the caller gave up on it (shutdown, a job cancelled, the client gone); nothing about the task
 // - unclonable: its input or reply could not cross the thread boundary (structured clone recursion)
 // - crash: anything else, a bug
-export type PoolFailureKind = 'overloaded' | 'timeout' | 'oom' | 'stopped' | 'unclonable' | 'crash'
+export type PoolFailure =
+  | { kind: 'refused'; error: ErrorValue }
+  | { kind: 'overloaded' }
+  | { kind: 'timeout'; budgetMs: number; bytesProcessed?: number }
+  | { kind: 'oom' }
+  | { kind: 'stopped'; cause: unknown }
+  | { kind: 'unclonable'; cause: unknown }
+  | { kind: 'crash'; cause: unknown }
+
+export type PoolFailureKind = PoolFailure['kind']
+
+export interface FailureWording {
+  // what the budgets' messages name: "The operation", "The job", "Reading the job"
+  subject: string
+  // the pool, named in an overload's details (a metric label: free, paid, dedicated-N)
+  pool?: string
+}
+
+interface Row<K extends PoolFailureKind> {
+  // what the client is answered (its status is its code's, src/errors.ts)
+  error(failure: Extract<PoolFailure, { kind: K }>, wording: FailureWording): AppError
+  // how anvil_pool_tasks_total counts it (undefined: not an outcome of the task's)
+  outcome: PoolOutcome | undefined
+  // whether anvil_dispatch_total counts it as pool work: not when it never reached a thread (refused at
+  // the door) or could not cross to one (then it runs inline, and is counted there)
+  dispatched: boolean
+  // whether its thread was lost and replaced (anvil_pool_worker_restarts_total): Piscina terminates the
+  // thread of an aborted task, or of one out of memory, and starts another
+  threadLost: boolean | 'if started'
+}
+
+const internal = (failure: { cause: unknown }) =>
+  // the client sees ERR_INTERNAL only; the cause stays on the error for the log (with the request id)
+  Object.assign(new AppError('ERR_INTERNAL'), { cause: failure.cause })
+
+// The one table from a pool failure to the client's error and the pool metrics, for every caller: the
+// dispatcher, streamed bodies, job runs and job submissions.
+export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
+  refused: { error: (f) => fromErrorValue(f.error), outcome: 'error', dispatched: true, threadLost: false },
+  overloaded: {
+    // load, not the request's fault: worth retrying shortly
+    error: (_, w) =>
+      new AppError('ERR_OVERLOADED', undefined, w.pool === undefined ? undefined : { pool: w.pool }, {
+        'retry-after': '1',
+      }),
+    outcome: 'overloaded',
+    dispatched: false,
+    threadLost: false,
+  },
+  timeout: {
+    error: (f, w) =>
+      overTimeBudget(
+        w.subject,
+        f.budgetMs,
+        f.bytesProcessed === undefined ? {} : { bytes_processed: f.bytesProcessed },
+      ),
+    outcome: 'timeout',
+    dispatched: true,
+    threadLost: true,
+  },
+  oom: {
+    error: (_, w) =>
+      new AppError('ERR_COMPUTE_LIMIT', `${w.subject} exceeded the plan's memory budget.`, {
+        reason: 'memory',
+      }),
+    outcome: 'oom',
+    dispatched: true,
+    threadLost: true,
+  },
+  crash: { error: internal, outcome: 'crash', dispatched: true, threadLost: true },
+  // the caller's own stop: nothing about the task; its thread is lost if it had started
+  stopped: { error: internal, outcome: undefined, dispatched: true, threadLost: 'if started' },
+  // never ran (the dispatcher answers it inline, where the op's own depth guard refuses it)
+  unclonable: { error: internal, outcome: undefined, dispatched: false, threadLost: false },
+}
+
+// The client error of a pool failure.
+export function failureError(failure: PoolFailure, wording: FailureWording): AppError {
+  const row = POOL_FAILURES[failure.kind] as Row<PoolFailureKind>
+  return row.error(failure as never, wording)
+}
 
 // Piscina's message for a task refused by a full queue; matched here and nowhere else
 const QUEUE_FULL_MESSAGE = 'Task queue is at limit'
-
-export class PoolTaskError extends Error {
-  override name = 'PoolTaskError'
-  readonly kind: PoolFailureKind
-  // epoch ms the task started on a thread (undefined: it never started)
-  readonly startedAt: number | undefined
-
-  constructor(kind: PoolFailureKind, cause: unknown, startedAt?: number) {
-    super(`pool task failed: ${kind}`, { cause })
-    this.kind = kind
-    this.startedAt = startedAt
-  }
-}
-
-export const QUEUE_FULL = new Error(QUEUE_FULL_MESSAGE)
 
 function isAbort(err: unknown): boolean {
   return (
@@ -35,8 +102,13 @@ function isAbort(err: unknown): boolean {
   )
 }
 
-// `abortReason`: why the submitter aborted the task (QUEUE_TIMEOUT, BUDGET_EXCEEDED or the caller's stop).
-export function classifyPoolFailure(err: unknown, abortReason?: unknown, stopped = false): PoolFailureKind {
+// The one classification of a pool task that did not come back with a reply. `abortReason`: why the
+// submitter aborted the task (QUEUE_TIMEOUT, BUDGET_EXCEEDED); `stopped`: the caller's own stop fired.
+export function classifyPoolFailure(
+  err: unknown,
+  abortReason?: unknown,
+  stopped = false,
+): Exclude<PoolFailureKind, 'refused'> {
   if (err instanceof Error && err.message === QUEUE_FULL_MESSAGE) return 'overloaded'
   if (isAbort(err)) {
     if (abortReason === QUEUE_TIMEOUT) return 'overloaded'

@@ -1,9 +1,31 @@
+import { stat } from 'node:fs'
 import { Piscina } from 'piscina'
-import type { PoolConfig, PoolsConfig } from '../config.ts'
+import type { ThreadData } from '../../workers/protocol.ts'
 import { PoolAdmission } from './admission.ts'
 import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
-import { startThreadpoolOnThisThread } from './thread-policy.ts'
+
+// the plan tiers' pools (a workspace listed in DEDICATED_POOLS has one of its own)
+export type Tier = 'free' | 'paid'
+
+export interface PoolConfig {
+  threads: number
+  // tasks allowed to wait beyond the running ones; more get 503 ERR_OVERLOADED
+  queue: number
+  memoryMb: number
+}
+
+// The pools' settings (POOL_* and DEDICATED_POOLS, read by src/config.ts and handed down).
+export interface PoolsConfig {
+  free: PoolConfig
+  paid: PoolConfig
+  // workspace id → threads, each a pool of its own with the paid pool's queue depth and memory
+  dedicated: Record<string, number>
+  // start every thread at boot (production) or on first use (tests, tools)
+  warm: boolean
+  // how long a large body waits, unread, for a place on its full pool before a 503 (0: refuse at once)
+  admissionWaitMs: number
+}
 
 export interface NamedPool {
   name: string
@@ -14,7 +36,7 @@ export interface NamedPool {
   starts: StartBoard
   // how far each of its tasks has got, as its operation reported (jobs' progress), same slots
   progress: ProgressBoard
-  // whether every thread started at boot has loaded and warmed its ops (src/exec/thread-warmup.ts)
+  // whether every thread started at boot has loaded and warmed its ops (workers/warmup.ts)
   warm(): boolean
 }
 
@@ -23,13 +45,13 @@ export interface PoolSet {
   // every pool's boot threads are warm (always true when threads start on first use): /readyz waits on it
   warm(): boolean
   // the pool a workspace's work runs on: its dedicated pool, else its plan tier's
-  pick(workspaceId: string, tier: 'free' | 'paid'): NamedPool
+  pick(workspaceId: string, tier: Tier): NamedPool
   close(): Promise<void>
 }
 
-const WORKER = new URL('./op-thread.ts', import.meta.url).href
+const WORKER = new URL('../../workers/entry.ts', import.meta.url).href
 
-// Every pool thread asks for SCHED_IDLE (Linux, src/exec/thread-policy.ts): it runs on CPU nothing else
+// Every pool thread asks for SCHED_IDLE (Linux, workers/policy.ts): it runs on CPU nothing else
 // wants and yields the moment the event loop needs a core, so pool work of any tier never delays the
 // requests the event loop answers for every tenant. Nice values alone were not enough: a niced paid thread
 // keeps its core until its slice ends, and two pro streams on a 2-core machine raised other tenants'
@@ -69,7 +91,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
       progress: progress.buffer,
       warmUp: warm,
       warmed: warmed.buffer,
-    },
+    } satisfies ThreadData,
     closeTimeout: 5_000,
     niceIncrement: nice,
   })
@@ -83,6 +105,15 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
     progress,
     warm: () => !warm || Atomics.load(warmed, 0) >= config.threads,
   }
+}
+
+// libuv's threadpool (fs, crypto, zlib, DNS for the whole process, event loop included) starts its threads
+// when work is first queued on it, from the thread that queued it, and Linux threads inherit the creating
+// thread's policy: started by a pool thread under SCHED_IDLE (workers/policy.ts), every threadpool thread
+// would run idle too, and the event loop's compression and file work with it. So the event loop queues a
+// trivial job before any pool thread exists (createPools), which starts the threadpool from here.
+function startThreadpoolOnThisThread(): void {
+  stat('.', () => {})
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.

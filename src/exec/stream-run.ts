@@ -1,26 +1,23 @@
-import { performance } from 'node:perf_hooks'
 import type { Readable } from 'node:stream'
 import { MessageChannel } from 'node:worker_threads'
-import { AppError, ERRORS, type ErrorCode } from '../errors.ts'
-import { noteStreamedBytes } from '../lib/gc.ts'
-import type { PlanLimits } from '../limits/plans.ts'
-import type { PoolMetrics } from './metrics.ts'
-import type { NamedPool, PoolSet } from './pools.ts'
-import { BUDGET_EXCEEDED, QUEUE_TIMEOUT } from './start-board.ts'
-import { overBudget } from './stream-thread.ts'
 import {
   type FromThread,
   INPUT_WINDOW,
   METER_BUSY,
-  METER_BYTES,
-  METER_SINCE,
   METER_SLOTS,
   type StreamJob,
   type StreamResult,
   type StreamTask,
-  type StreamTaskResult,
   type ToThread,
-} from './stream-types.ts'
+} from '../../workers/stream-protocol.ts'
+import { AppError } from '../errors.ts'
+import { noteStreamedBytes } from '../lib/gc.ts'
+import type { PlanLimits } from '../limits/plans.ts'
+import type { Reservation } from './admission.ts'
+import type { PoolMetrics } from './metrics.ts'
+import { failureError } from './pool-failure.ts'
+import type { PoolSet } from './pools.ts'
+import { cancel as giveBack, reserve, submit, type Tenant } from './submit.ts'
 
 export interface StreamContext {
   workspaceId: string
@@ -51,23 +48,10 @@ export interface StreamRunner {
 // or batches as ArrayBuffers allocated external memory at the body's rate in both isolates, which V8
 // answers with full collections (docs/dispatch.md, "Streaming on the pool").
 const RING = INPUT_WINDOW
-// a task that waits longer than this for a thread (at least the plan's budget) is refused as overload
-const MIN_QUEUE_WAIT_MS = 5_000
-// A task over its budget is stopped by the thread itself between two pieces (each bounded: one input
-// chunk, or 64 KiB of output). The main side kills the thread only when a single piece runs on, in wall
-// time, past the CPU time left of the budget plus this grace (the budget itself, at least 50 ms): e.g.
-// sort_keys printing one huge held object, or a thread stuck. Wall time runs faster than CPU time on a
-// loaded machine, hence the grace.
-const MIN_KILL_GRACE_MS = 50
 // a client gone: the thread ends the task between two pieces; killed if it has not within this
 const CANCEL_GRACE_MS = 250
 
-const now = () => performance.timeOrigin + performance.now()
 const ignore = () => {}
-
-function overloaded(pool: string): AppError {
-  return new AppError('ERR_OVERLOADED', undefined, { pool }, { 'retry-after': '1' })
-}
 
 function clientGone(): Error {
   return Object.assign(new Error('aborted'), { code: 'ECONNRESET' })
@@ -76,65 +60,57 @@ function clientGone(): Error {
 // Raw request bodies (json/format, base64 both ways, hashing) stream chunk by chunk to a thread of the
 // plan's pool: the event loop only moves bytes. Per task, a shared ring carries the body's bytes and a
 // MessageChannel the announcements, acknowledgements and the output back; the ring's size (INPUT_WINDOW)
-// and OUTPUT_WINDOW bound the bytes in flight each way, for backpressure end to end; the compute budget
-// counts the thread's busy time only.
+// and OUTPUT_WINDOW bound the bytes in flight each way, for backpressure end to end. The task reaches the
+// pool like any other (src/exec/submit.ts: admission, fair turns, Piscina, the budget watch: here the CPU
+// time its thread meters), and its failures are answered by the one table (src/exec/pool-failure.ts).
 export function createStreamRunner(
   pools: PoolSet,
   metrics: PoolMetrics,
   options: { admissionWaitMs: number },
 ): StreamRunner {
-  async function admit(pool: NamedPool, job: StreamJob, ctx: StreamContext) {
-    const { reservation, admitted } = pool.admission.reserve(ctx.workspaceId, options.admissionWaitMs, () =>
-      metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome: 'overloaded' }),
-    )
-    const giveBack = () => pool.admission.cancel(reservation)
-    ctx.signal.addEventListener('abort', giveBack, { once: true })
+  // a place on the pool, waiting with the body unread; the client gone while it waits gives it back
+  async function admit(tenant: Tenant, job: StreamJob, ctx: StreamContext) {
+    const count = { metrics, op: job.kind }
+    const { reservation, admitted, pool } = reserve(pools, tenant, options.admissionWaitMs, count)
+    const onGone = () => giveBack(pools, tenant, reservation)
+    ctx.signal.addEventListener('abort', onGone, { once: true })
     const ok = await admitted
-    ctx.signal.removeEventListener('abort', giveBack)
+    ctx.signal.removeEventListener('abort', onGone)
     if (ctx.signal.aborted) {
-      pool.admission.cancel(reservation)
+      giveBack(pools, tenant, reservation)
       throw clientGone()
     }
-    if (!ok) throw overloaded(pool.name)
-    if (!pool.admission.start(reservation, ctx.workspaceId)) throw overloaded(pool.name)
+    if (!ok) throw failureError({ kind: 'overloaded' }, { subject: 'The operation', pool })
+    return reservation
   }
 
   async function open(job: StreamJob, source: NodeJS.ReadableStream, ctx: StreamContext) {
-    const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
-    await admit(pool, job, ctx)
-    const slot = pool.starts.acquire()
-    if (slot === undefined) {
-      pool.admission.finish(ctx.workspaceId)
-      metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome: 'overloaded' })
-      throw overloaded(pool.name)
-    }
-    metrics.dispatch.inc({ op: job.kind, mode: 'pool' })
-    return start(pool, slot, job, source as Readable, ctx)
+    const tenant = { workspaceId: ctx.workspaceId, tier: ctx.limits.pool }
+    const reservation = await admit(tenant, job, ctx)
+    return start(tenant, reservation, job, source as Readable, ctx)
   }
 
   function start(
-    pool: NamedPool,
-    slot: number,
+    tenant: Tenant,
+    reservation: Reservation,
     job: StreamJob,
     source: Readable,
     ctx: StreamContext,
   ): StreamHandle {
     const budget = ctx.limits.compute_budget_ms
     const { port1: port, port2 } = new MessageChannel()
-    const meterBuffer = new SharedArrayBuffer(8 * METER_SLOTS)
-    const meter = new Float64Array(meterBuffer)
+    const meter = new Float64Array(new SharedArrayBuffer(8 * METER_SLOTS))
     const ringBuffer = new SharedArrayBuffer(RING)
     const ring = new Uint8Array(ringBuffer)
-    const controller = new AbortController()
-    const submitted = now()
+    // the client gone and the thread not ending the task within the grace: the task is aborted
+    const kill = new AbortController()
     const task: StreamTask = {
       kind: 'stream',
       job,
       port: port2,
       ring: ringBuffer,
       budgetMs: budget,
-      meter: meterBuffer,
-      slot,
+      meter: meter.buffer as SharedArrayBuffer,
     }
 
     // what the output generator waits on
@@ -142,6 +118,8 @@ export function createStreamRunner(
     let result: StreamResult | undefined
     let failure: unknown
     let settled = false
+    // the pool the task runs on: known before it runs (a trace's span names it at once)
+    const where = pools.pick(tenant.workspaceId, tenant.tier).name
     let runMs = 0
     let waitMs = 0
     let wake: (() => void) | undefined
@@ -169,49 +147,33 @@ export function createStreamRunner(
         case 'done':
           result = message.result
           break
-        case 'error': {
-          const { code, message: text, details } = message.error
-          const known = (Object.hasOwn(ERRORS, code) ? code : 'ERR_INTERNAL') as ErrorCode
-          fail(new AppError(known, text, details))
-          break
-        }
       }
       signal()
     })
 
-    // A turn at the pool's threads, round-robin across workspaces like every other task
-    // (src/exec/fair-turns.ts), held for the whole stream: the task occupies its thread until the body ends.
-    // Piscina: the task ends when the thread returns; a kill (budget, cancel) or crash rejects
-    let turn = false
-    const finished = pool.admission.turns
-      .acquire(ctx.workspaceId, controller.signal)
-      .then(() => {
-        turn = true
-        return pool.piscina.run(task, { signal: controller.signal, transferList: [port2] as never })
+    // The task holds its place, its start-board slot, its turn at the pool's threads and its thread for
+    // the whole stream: it ends when the thread returns, after the body ends (or the client is gone).
+    const finished = submit(pools, task, {
+      ...tenant,
+      budgetMs: budget,
+      reservation,
+      stop: kill.signal,
+      meter,
+      count: { metrics, op: job.kind },
+    })
+      .then((outcome) => {
+        if (outcome.ok) {
+          ;({ waitMs, runMs } = outcome)
+          return
+        }
+        runMs = meter[METER_BUSY]!
+        // the client gone: the task was stopped for it, and the answer is the body's own error
+        if (outcome.failure.kind === 'stopped') fail(clientGone())
+        else fail(failureError(outcome.failure, { subject: 'The operation', pool: outcome.pool }))
       })
-      .then(
-        (done: StreamTaskResult) => {
-          runMs = done.runMs
-          waitMs = Math.max(0, done.startedAt - submitted)
-          metrics.wait.observe({ pool: pool.name, op: job.kind }, waitMs / 1000)
-          metrics.run.observe({ pool: pool.name, op: job.kind }, done.runMs / 1000)
-          metrics.busy.inc({ pool: pool.name }, done.runMs / 1000)
-          const outcome = failure instanceof AppError ? 'error' : 'ok'
-          if (!done.cancelled) metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome })
-        },
-        (err: unknown) => {
-          runMs = meter[METER_BUSY]!
-          metrics.busy.inc({ pool: pool.name }, runMs / 1000)
-          fail(killed(err, controller.signal.reason))
-        },
-      )
       .finally(() => {
         settled = true
-        clearTimeout(watchdog)
         clearTimeout(cancelTimer)
-        if (turn) pool.admission.turns.release()
-        pool.starts.release(slot)
-        pool.admission.finish(ctx.workspaceId)
         // messages the thread sent before returning are already queued on the port: let them arrive
         setImmediate(() => {
           if (result === undefined && failure === undefined) fail(new AppError('ERR_INTERNAL'))
@@ -220,52 +182,13 @@ export function createStreamRunner(
         signal()
       })
 
-    function killed(err: unknown, reason: unknown): unknown {
-      if (reason === QUEUE_TIMEOUT) {
-        metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome: 'overloaded' })
-        return overloaded(pool.name)
-      }
-      if (reason === BUDGET_EXCEEDED) {
-        metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome: 'timeout' })
-        metrics.restarts.inc({ pool: pool.name })
-        return overBudget(budget, meter[METER_BYTES]!)
-      }
-      if (reason === 'cancelled') {
-        metrics.restarts.inc({ pool: pool.name })
-        return clientGone()
-      }
-      metrics.outcomes.inc({ pool: pool.name, op: job.kind, outcome: 'crash' })
-      metrics.restarts.inc({ pool: pool.name })
-      return Object.assign(new AppError('ERR_INTERNAL'), { cause: err })
-    }
-
-    // The budget watch: time queued for a thread past the wait is overload; CPU time so far plus a piece
-    // still running past the budget and its grace kills the thread. Time waiting for the network costs
-    // nothing.
-    const maxWaitMs = Math.max(budget, MIN_QUEUE_WAIT_MS)
-    let watchdog: NodeJS.Timeout
-    function watch(): void {
-      const at = now()
-      if (pool.starts.startedAt(slot) === undefined) {
-        if (at - submitted >= maxWaitMs) controller.abort(QUEUE_TIMEOUT)
-        else watchdog = setTimeout(watch, Math.max(10, Math.min(budget, submitted + maxWaitMs - at)))
-        return
-      }
-      const since = meter[METER_SINCE]!
-      const busy = meter[METER_BUSY]! + (since > 0 ? at - since : 0)
-      const left = budget + Math.max(MIN_KILL_GRACE_MS, budget) - busy
-      if (left <= 0) controller.abort(BUDGET_EXCEEDED)
-      else watchdog = setTimeout(watch, Math.max(10, left))
-    }
-    watchdog = setTimeout(watch, Math.min(budget, maxWaitMs))
-
     // the client gone: the thread ends the task between two pieces, or is killed
     let cancelTimer: NodeJS.Timeout | undefined
     function cancel(): void {
       if (settled) return
       stopReading()
       port.postMessage({ t: 'cancel' } satisfies ToThread)
-      cancelTimer ??= setTimeout(() => controller.abort('cancelled'), CANCEL_GRACE_MS)
+      cancelTimer ??= setTimeout(() => kill.abort(), CANCEL_GRACE_MS)
     }
     function onClientGone(): void {
       fail(clientGone())
@@ -403,7 +326,7 @@ export function createStreamRunner(
 
     return {
       output: pieces(),
-      timing: () => ({ where: pool.name, waitMs, runMs }),
+      timing: () => ({ where, waitMs, runMs }),
     }
   }
 

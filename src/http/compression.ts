@@ -2,7 +2,6 @@ import { pipeline, type Readable } from 'node:stream'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { negotiate } from './openapi/serve.ts'
 
 // JSON answers of at least this many bytes are compressed (br, else gzip) for clients that accept it.
 // Measured (docs/decisions.md, "Compression"; `npm run bench -- compression`): an answer below it fits
@@ -14,6 +13,22 @@ export const COMPRESS_THRESHOLD = 1400
 // Server-Sent Events (each event must reach the client when written), never the HTML and scripts of
 // /docs and /console (served as files, small or already minified).
 const JSON_TYPES = /^application\/(?:[\w.-]+\+)?json(?:;|$)/
+
+type Coding = 'br' | 'gzip' | 'identity'
+
+// br, then gzip, then identity, as far as the client accepts them (a coding with q=0 is refused)
+export function negotiate(header: string | string[] | undefined): Coding {
+  const accepted = new Map<string, number>()
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+    if (name) accepted.set(name, q === undefined ? 1 : Number(q))
+  }
+  const wants = (c: string) => (accepted.get(c) ?? accepted.get('*') ?? 0) > 0
+  if (wants('br')) return 'br'
+  if (wants('gzip')) return 'gzip'
+  return 'identity'
+}
 
 function isStream(payload: unknown): payload is Readable {
   return typeof (payload as { pipe?: unknown } | null)?.pipe === 'function'

@@ -1,13 +1,14 @@
 import { join } from 'node:path'
 import type { Registry } from 'prom-client'
-import type { Config } from '../config.ts'
 import type { PoolSet } from '../exec/pools.ts'
-import type { TraceCarrier } from '../observability/tracing/types.ts'
-import { redisTarget } from '../store/open.ts'
+import type { TraceCarrier } from '../observability/trace-context.ts'
+import type { RedisTarget } from '../store/redis/client.ts'
+import type { RedisObserver } from '../store/redis/instrument.ts'
 import { EmbeddedJobBackend } from './embedded/backend.ts'
 import { createJobMetrics } from './metrics.ts'
+import type { Consumer, JobLog } from './redis/consumer.ts'
 import { createJobService, type JobService } from './service.ts'
-import { emptyDepth, type JobBackend } from './types.ts'
+import { emptyDepth, type JobBackend, type JobsConfig, type JobTracer } from './types.ts'
 
 export interface OpenJobsDeps {
   pools: PoolSet
@@ -18,19 +19,29 @@ export interface OpenJobsDeps {
   traceCarrier?: () => TraceCarrier | undefined
 }
 
+// What the jobs need of the configuration, handed down by the composition root.
+export interface JobsSettings {
+  jobs: JobsConfig
+  // the pools' thread counts (POOL_*_THREADS): how many jobs may run at once by default
+  threads: { paid: number; free: number }
+  // where jobs are queued: Redis, or (undefined) this process, with its files in DATA_DIR/jobs
+  redis: RedisTarget | undefined
+  dataDir: string
+}
+
 // Without a job worker process the gateway runs jobs itself: on half the paid pool's threads by default,
 // so synchronous requests always keep the other half.
-export function embeddedConcurrency(config: Pick<Config, 'jobs' | 'pools'>) {
-  const paid = config.jobs.concurrency ?? Math.max(1, Math.floor(config.pools.paid.threads / 2))
-  return { paid, free: Math.min(paid, config.pools.free.threads) }
+export function embeddedConcurrency(settings: Pick<JobsSettings, 'jobs' | 'threads'>) {
+  const paid = settings.jobs.concurrency ?? Math.max(1, Math.floor(settings.threads.paid / 2))
+  return { paid, free: Math.min(paid, settings.threads.free) }
 }
 
 // The gateway's job system: on Redis, jobs are queued for `npm run worker` processes; embedded, this
 // process runs them on its own pools.
-export async function openJobs(config: Config, deps: OpenJobsDeps): Promise<JobService> {
+export async function openJobs(config: JobsSettings, deps: OpenJobsDeps): Promise<JobService> {
   let backend: JobBackend | undefined
   const metrics = createJobMetrics(deps.registry, () => backend?.depth() ?? Promise.resolve(emptyDepth()))
-  const target = redisTarget(config)
+  const target = config.redis
   // BullMQ (and ioredis) are loaded only by a process that uses Redis: ~15 MiB of RSS an embedded
   // gateway never needs (issue 18); once, at boot, never at request time
   backend = target
@@ -50,4 +61,41 @@ export async function openJobs(config: Config, deps: OpenJobsDeps): Promise<JobS
         log: deps.log,
       })
   return createJobService({ backend, pools: deps.pools, metrics, clock: deps.clock })
+}
+
+export interface OpenConsumerDeps {
+  pools: PoolSet
+  registry: Registry
+  log: JobLog
+  // Redis command latency and errors of the worker's connection
+  observer: RedisObserver
+  tracing?: JobTracer
+}
+
+// A job worker runs as many jobs at once as the paid pool has threads, by default.
+export function workerConcurrency(settings: Pick<JobsSettings, 'jobs' | 'threads'>) {
+  const paid = settings.jobs.concurrency ?? settings.threads.paid
+  return { paid, free: Math.min(paid, settings.threads.free) }
+}
+
+// A job worker's side of jobs (`npm run worker`): BullMQ consumers of the gateways' Redis queues that run
+// each job on this process's pools, with the job metrics on `registry`.
+export async function openJobConsumer(
+  settings: JobsSettings & { redis: RedisTarget },
+  deps: OpenConsumerDeps,
+): Promise<Consumer> {
+  const { startConsumer } = await import('./redis/consumer.ts')
+  let consumer: Consumer | undefined
+  const metrics = createJobMetrics(deps.registry, () => consumer?.depth() ?? Promise.resolve(emptyDepth()))
+  consumer = await startConsumer({
+    target: settings.redis,
+    pools: deps.pools,
+    jobs: settings.jobs,
+    concurrency: workerConcurrency(settings),
+    metrics,
+    observer: deps.observer,
+    ...(deps.tracing ? { tracing: deps.tracing } : {}),
+    log: deps.log,
+  })
+  return consumer
 }

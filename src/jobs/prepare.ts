@@ -1,13 +1,12 @@
-import { AppError, type ErrorCode, isAppError } from '../errors.ts'
-import { PoolTaskError } from '../exec/pool-failure.ts'
+import { prepareBody } from '../../workers/jobs.ts'
+import { AppError } from '../errors.ts'
+import { failureError } from '../exec/pool-failure.ts'
 import type { PoolSet } from '../exec/pools.ts'
-import type { TaskReply } from '../exec/task-types.ts'
+import { submit } from '../exec/submit.ts'
 import { issuesOf } from '../lib/zod-issues.ts'
 import type { PlanLimits } from '../limits/plans.ts'
-import { knownError, onPool, PoolBusyError } from './run-job.ts'
-import { jobBody } from './schema.ts'
-import { prepareBody } from './task.ts'
-import { JOB_INPUT_FACTOR, type JobError, type JobOperation } from './types.ts'
+import { jobBody } from '../ops/jobs/schema.ts'
+import { JOB_INPUT_FACTOR, type JobOperation } from './types.ts'
 
 // Below this a body is checked on the event loop (well under a millisecond); above it on a worker thread,
 // so a body of tens of megabytes never stalls the gateway.
@@ -18,45 +17,18 @@ export interface PrepareContext {
   limits: PlanLimits
 }
 
-async function onThread(pools: PoolSet, bytes: Uint8Array, ctx: PrepareContext): Promise<TaskReply> {
-  const pool = pools.pick(ctx.workspaceId, ctx.limits.pool)
+// On the plan's pool, through the one submit; a failure is answered by the one table
+// (src/exec/pool-failure.ts), the task's own refusal (a 400) included.
+async function onThread(pools: PoolSet, bytes: Uint8Array, ctx: PrepareContext): Promise<JobOperation> {
   // a body up to JOB_INPUT_FACTOR times the synchronous limit gets as many times the time to be read
-  const budget = ctx.limits.compute_budget_ms * JOB_INPUT_FACTOR
-  try {
-    return await onPool(
-      pool,
-      { kind: 'job.prepare', raw: bytes },
-      { workspaceId: ctx.workspaceId, budgetMs: budget },
-    )
-  } catch (err) {
-    if (err instanceof PoolBusyError) {
-      throw new AppError('ERR_OVERLOADED', undefined, { pool: pool.name }, { 'retry-after': '1' })
-    }
-    const kind = err instanceof PoolTaskError ? err.kind : 'crash'
-    if (kind === 'oom') {
-      throw new AppError('ERR_COMPUTE_LIMIT', "Reading the job exceeded the plan's memory budget.", {
-        reason: 'memory',
-      })
-    }
-    if (kind === 'timeout') {
-      throw new AppError('ERR_COMPUTE_LIMIT', `Reading the job exceeded the plan's ${budget} ms budget.`, {
-        reason: 'time',
-        budget_ms: budget,
-      })
-    }
-    throw Object.assign(new AppError('ERR_INTERNAL'), { cause: err })
-  }
-}
-
-// The same reply shape inline as from a thread, so both paths end the same way.
-function prepareHere(bytes: Uint8Array): TaskReply {
-  try {
-    return { ok: true, value: prepareBody(bytes), startedAt: 0, runMs: 0 }
-  } catch (err) {
-    if (!isAppError(err)) throw err
-    const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
-    return { ok: false, error, startedAt: 0, runMs: 0 }
-  }
+  const budgetMs = ctx.limits.compute_budget_ms * JOB_INPUT_FACTOR
+  const outcome = await submit(
+    pools,
+    { kind: 'job.prepare', raw: bytes },
+    { workspaceId: ctx.workspaceId, tier: ctx.limits.pool, budgetMs },
+  )
+  if (outcome.ok) return outcome.reply.value as JobOperation
+  throw failureError(outcome.failure, { subject: 'Reading the job', pool: outcome.pool })
 }
 
 // Parses and validates a submitted job body as the synchronous endpoint would its own body: the same
@@ -71,12 +43,6 @@ export async function prepareJob(
     const issues = issuesOf(jobBody.safeParse(undefined).error!)
     throw new AppError('ERR_VALIDATION', 'The body must be a JSON object.', { issues })
   }
-  const reply = bytes.length < INLINE_BELOW ? prepareHere(bytes) : await onThread(pools, bytes, ctx)
-  if (reply.ok) return reply.value as JobOperation
-  const error = knownError(reply.error as JobError)
-  throw new AppError(
-    error.code as ErrorCode,
-    error.message,
-    error.details as Record<string, unknown> | undefined,
-  )
+  // small: here, its refusal (an AppError) thrown as it is; large: on a thread
+  return bytes.length < INLINE_BELOW ? prepareBody(bytes) : onThread(pools, bytes, ctx)
 }

@@ -1,4 +1,5 @@
 import type { PlanName } from '../limits/plans.ts'
+import type { TraceCarrier } from '../observability/trace-context.ts'
 import type { Page, PageRequest } from '../store/types.ts'
 
 export const JOB_OPERATIONS = ['json.diff', 'json.format', 'json.patch', 'hash'] as const
@@ -10,6 +11,37 @@ export const isFinished = (status: JobStatus) =>
   status === 'completed' || status === 'failed' || status === 'cancelled'
 export type Tier = 'free' | 'paid'
 export const TIERS: readonly Tier[] = ['paid', 'free']
+
+// A job's life on the worker: its wait in the queue and its run, children of the gateway's enqueue span.
+export interface JobTraceInfo {
+  id: string
+  queue: string
+  operation: string
+  workspaceId: string
+  // epoch ms when BullMQ took the job (the enqueue)
+  enqueuedAt: number
+  attempt: number
+  trace: TraceCarrier | undefined
+}
+
+// What runs each job inside its trace (src/tracing/, when tracing is on): its wait and its run as spans.
+export interface JobTracer {
+  runJob<T>(job: JobTraceInfo, run: () => Promise<T>): Promise<T>
+}
+
+// The jobs' settings (JOBS_*, read by src/config.ts and handed down).
+export interface JobsConfig {
+  // how long a finished job's result (or error) stays readable
+  resultTtlSeconds: number
+  // jobs run at once per process; unset: the paid pool's threads in a job worker, half of them in a gateway
+  concurrency: number | undefined
+  // how often workers look for jobs whose worker died, and how long a job's lock lives unrenewed
+  stalledIntervalMs: number
+  // how often a running job's progress is stored on its record (and, on Redis, its cancel flag read)
+  progressIntervalMs: number
+  workerMetricsPort: number
+  workerMetricsHost: string
+}
 
 // Inputs may be this many times the plan's synchronous JSON body limit.
 export const JOB_INPUT_FACTOR = 4

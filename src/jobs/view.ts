@@ -1,18 +1,16 @@
-import { ERRORS, type ErrorCode } from '../errors.ts'
+import { ERRORS, knownError } from '../errors.ts'
+import { okEnvelope } from '../lib/envelope.ts'
 import type { JobMeta, StoredJob } from './types.ts'
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString())
 
 // The public shape of a job (GET /v1/jobs/{id}) without its result; undefined fields drop out of JSON.
 export function jobView(meta: JobMeta) {
-  const e = meta.error
-  // a code this gateway does not know (written by a newer worker) is shown as ERR_INTERNAL, as the
-  // dispatcher does: `code` is always one of the error table's (the document's ErrorCode enum)
-  const known =
-    e && (Object.hasOwn(ERRORS, e.code) ? e : { code: 'ERR_INTERNAL', message: ERRORS.ERR_INTERNAL.message })
+  // a code this gateway does not know (written by a newer worker) is shown as ERR_INTERNAL
+  const known = meta.error && knownError(meta.error)
   // the key order of the synchronous error body, too
   const error = known && {
-    type: ERRORS[known.code as ErrorCode].type,
+    type: ERRORS[known.code].type,
     message: known.message,
     code: known.code,
     details: known.details,
@@ -61,5 +59,5 @@ export function pollAfterSeconds(meta: JobMeta): number | undefined {
 export function jobEnvelope(job: StoredJob): string {
   const head = JSON.stringify(jobView(job.meta))
   const data = job.result === undefined ? head : `${head.slice(0, -1)},"result":${job.result}}`
-  return `{"ok":true,"data":${data}}`
+  return okEnvelope(data)
 }

@@ -1,8 +1,9 @@
 import { hash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { randomBase62, toBase62 } from '../lib/ids.ts'
+import type { KeyMode } from '../store/types.ts'
 
-export type KeyMode = 'live' | 'test'
+export type { KeyMode }
 
 const BODY_LENGTH = 30
 const CHECKSUM_LENGTH = 6

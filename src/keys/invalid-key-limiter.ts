@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import { addressBucket } from '../accounts/sign-in-limits.ts'
+import { addressBucket } from '../lib/address-bucket.ts'
 
 export interface InvalidKeyLimiterOptions {
   // invalid-key attempts one address may make per window before it is refused

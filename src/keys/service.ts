@@ -1,6 +1,6 @@
+import type { Family } from '../limits/families.ts'
 import { effectiveLimits, type PlanTable } from '../limits/plans.ts'
 import type { ApiKeyRecord, Store } from '../store/types.ts'
-import type { Family } from './families.ts'
 import { generateKey, hashKey, type KeyMode, keyPrefix } from './format.ts'
 
 export interface CreateKeyInput {

@@ -13,7 +13,7 @@ let gc: Gc | undefined
 // V8's own `gc`, exposed only to a new context: the flag is V8-wide, but only contexts created after it
 // see the function, so nothing else in the process gains a global `gc`. Used where the process knows
 // better than V8's heuristics when memory is garbage: a pool thread after a large task
-// (src/exec/thread-memory.ts), the event loop while streamed bodies pass through it (below).
+// (workers/memory.ts), the event loop while streamed bodies pass through it (below).
 export function collector(): Gc {
   if (!gc) {
     setFlagsFromString('--expose-gc')

@@ -1,4 +1,4 @@
-import type { LimitDecision } from '../store/types.ts'
+import type { LimitDecision } from './decision.ts'
 
 // IETF httpapi RateLimit headers, draft-11 structured-field syntax:
 //   RateLimit-Policy: "second";q=50;w=1, "workspace-second";q=100;w=1, "month";q=1000000;w=2592000

@@ -1,5 +1,5 @@
-import { FAMILIES } from '../keys/families.ts'
 import { parseCidr } from '../lib/cidr.ts'
+import { FAMILIES } from '../limits/families.ts'
 import { PLAN_NAMES } from '../limits/plans.ts'
 
 // The admin CLI's commands: each one's arguments are checked here, before anything is sent, so a typo is

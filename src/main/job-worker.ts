@@ -1,17 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import pino from 'pino'
 import type { Registry } from 'prom-client'
-import { type Config, ConfigError, loadConfig } from '../config.ts'
-import { openPools } from '../exec/open.ts'
-import { createJobMetrics } from '../jobs/metrics.ts'
-import { type Consumer, startConsumer } from '../jobs/redis/consumer.ts'
-import { emptyDepth } from '../jobs/types.ts'
-import { VERSION } from '../lib/version.ts'
-import { sourceCommit } from '../observability/build-info.ts'
-import { createProcessRegistry } from '../observability/metrics.ts'
-import { createRedisMetrics } from '../observability/redis-metrics.ts'
-import { openTracing } from '../observability/tracing/open.ts'
-import { redisTarget } from '../store/open.ts'
+import { type Config, ConfigError, loadConfig, redisTarget } from '../config.ts'
+import { openWorkerRuntime } from '../runtime.ts'
 import { describeTarget } from '../store/redis/client.ts'
 
 // `npm run worker`: a job worker process. Run any number, on any machine that reaches the gateways'
@@ -57,29 +48,11 @@ async function main(): Promise<void> {
     )
   }
   const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
-  // OTLP export when configured; undefined (and the SDK never imported) otherwise
-  const tracing = await openTracing(config.tracing, 'anvil-job-worker', VERSION, (level, message, detail) =>
+  // everything this process opens, opened by the composition root (src/runtime.ts) and closed there
+  const runtime = await openWorkerRuntime(config, target, (level, message, detail) =>
     log[level](detail, message),
-  )
-  // the gateway's builders (src/observability/metrics.ts, src/exec/open.ts): same process metrics, same pools
-  const registry = createProcessRegistry(sourceCommit(config.commit))
-  const observer = createRedisMetrics(registry)
-  const { pools } = openPools(config.pools, registry)
-  let consumer: Consumer | undefined
-  const metrics = createJobMetrics(registry, () => consumer?.depth() ?? Promise.resolve(emptyDepth()))
-  const paid = config.jobs.concurrency ?? config.pools.paid.threads
-  const concurrency = { paid, free: Math.min(paid, config.pools.free.threads) }
-  consumer = await startConsumer({
-    target,
-    pools,
-    jobs: config.jobs,
-    concurrency,
-    metrics,
-    observer,
-    ...(tracing ? { tracing } : {}),
-    log: (level, message, detail) => log[level](detail, message),
-  }).catch((err: Error) => fail(`The job worker cannot reach ${describeTarget(target)}: ${err.message}`))
-  const server = metricsServer(registry)
+  ).catch((err: Error) => fail(`The job worker cannot reach ${describeTarget(target)}: ${err.message}`))
+  const server = metricsServer(runtime.registry)
   const { workerMetricsPort: port, workerMetricsHost: host } = config.jobs
   const bound = await listen(server, port, host).catch((err: Error) =>
     fail(
@@ -94,10 +67,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down: finishing running jobs, handing back the rest')
     const timer = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000).unref()
     server.close()
-    await consumer?.close(config.shutdownTimeoutMs)
-    await pools.close()
-    // last: the spans of the jobs finished above are exported before the process exits
-    await tracing?.shutdown()
+    await runtime.close(config.shutdownTimeoutMs)
     clearTimeout(timer)
     process.exit(0)
   }
@@ -107,7 +77,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `Anvil job worker ${process.pid} on ${describeTarget(target)}`,
-    `  queues:  paid (${concurrency.paid} at a time), free (${concurrency.free} at a time)`,
+    `  queues:  paid (${runtime.concurrency.paid} at a time), free (${runtime.concurrency.free} at a time)`,
     `  metrics: http://${host.includes(':') ? `[${host}]` : host}:${bound}/metrics`,
   ]
   process.stdout.write(`${lines.join('\n')}\n\n`)

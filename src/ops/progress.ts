@@ -2,7 +2,7 @@
 // bytes formatted, patch operations applied) calls `progress` at coarse steps with the fraction of its work
 // done, 0 ≤ f < 1; an op that cannot tell ignores it. The callback is plain data-in: the op stays a pure
 // function of its input (its answer never depends on the callback), and the callers that pass one are
-// job runs (src/jobs/task.ts), where the fraction becomes the job's `progress`.
+// job runs (workers/jobs.ts), where the fraction becomes the job's `progress`.
 export type Progress = (fraction: number) => void
 
 export interface OpContext {

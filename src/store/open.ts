@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts'
 import { MemoryStore } from './memory/memory-store.ts'
 import type { RedisTarget } from './redis/client.ts'
 import type { RedisObserver } from './redis/instrument.ts'
@@ -11,15 +10,16 @@ export interface OpenStoreOptions {
   observer?: RedisObserver
 }
 
-// REDIS_URL → one Redis, REDIS_CLUSTER_NODES → a Redis Cluster, neither → the embedded store.
-export function redisTarget(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>): RedisTarget | undefined {
-  if (config.redisUrl) return { url: config.redisUrl }
-  if (config.redisClusterNodes) return { clusterNodes: config.redisClusterNodes }
-  return undefined
+// Where state lives, as the composition root hands it down (src/config.ts reads it): a Redis (one, or a
+// Cluster), or the embedded store in DATA_DIR. The account store and the jobs live beside it.
+export interface StoreSettings {
+  redis: RedisTarget | undefined
+  redisCommandTimeoutMs: number
+  dataDir: string
 }
 
-export async function openStore(config: Config, options: OpenStoreOptions = {}): Promise<Store> {
-  const target = redisTarget(config)
+export async function openStore(config: StoreSettings, options: OpenStoreOptions = {}): Promise<Store> {
+  const target = config.redis
   if (target) {
     // loaded only when Redis is configured: an embedded gateway never pays for ioredis (issue 18)
     const { RedisStore } = await import('./redis/redis-store.ts')

@@ -1,6 +1,9 @@
-import type { Family } from '../keys/families.ts'
-import type { KeyMode } from '../keys/format.ts'
+import type { Charge, ConsumeRequest, LimitDecision } from '../limits/decision.ts'
+import type { Family } from '../limits/families.ts'
 import type { PlanName, PlanOverrides } from '../limits/plans.ts'
+
+// A key's mode, and so its environment's: live keys for production traffic, test keys for the rest.
+export type KeyMode = 'live' | 'test'
 
 export interface Workspace {
   id: string
@@ -49,50 +52,15 @@ export interface KeyLookup {
   workspace: Workspace
 }
 
-// Everything the limiter needs for one request, decided in one call (one Lua script on Redis).
-export interface ConsumeRequest {
-  workspaceId: string
-  keyId: string
-  keyRatePerSecond: number
-  workspaceRatePerSecond: number
-  monthlyQuota: number
-  keyMonthlyQuota: number | null
-  // true: the per-second limits decide (and move) alone; the monthly quotas are neither checked nor
-  // charged and no usage counter moves (job status polls: route config `charge: 'rate-only'`)
-  rateOnly?: boolean
-}
-
-export interface PolicyState {
-  limit: number
-  remaining: number
-  // seconds until the window is fully replenished (rate) or resets (month)
-  reset: number
-  window: number
-}
-
-export type RefusalReason = 'key_rate' | 'workspace_rate' | 'quota' | 'key_quota'
-
-// What an admitted request was charged, so that exactly that can be given back (Store.refund): the
-// month and day are the store's own (Redis TIME on Redis), which may differ from the gateway's clock.
-export interface Charge {
-  workspaceId: string
-  keyId: string
-  // UTC month 'YYYY-MM' and day of month 'DD' the request was counted in
-  month: string
-  day: string
-}
-
-export interface LimitDecision {
-  allowed: boolean
-  // set when allowed: the receipt for a refund
-  charge: Charge | null
-  reason: RefusalReason | null
-  retryAfter: number
-  keySecond: PolicyState
-  workspaceSecond: PolicyState
-  month: PolicyState
-  keyMonth: PolicyState | null
-}
+// The limiter's vocabulary (what one request asks of it, what it decides) is src/limits/decision.ts's;
+// the store implements the decision.
+export type {
+  Charge,
+  ConsumeRequest,
+  LimitDecision,
+  PolicyState,
+  RefusalReason,
+} from '../limits/decision.ts'
 
 export interface UsageCounts {
   requests: number

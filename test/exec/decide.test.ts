@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { inlineUpTo } from '../../src/exec/costs.ts'
 import { decideExecution, declaredBodyBytes, modeFor } from '../../src/exec/decide.ts'
 import { DEFAULT_PLANS } from '../../src/limits/plans.ts'
-import { inlineUpTo, type OpName } from '../../src/ops/registry.ts'
+import type { OpName } from '../../src/ops/registry.ts'
 
 const limits = DEFAULT_PLANS.pro
 const JSON_TYPE = 'application/json'

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { ProgressBoard, ProgressProbe, reportProgress } from '../../src/exec/progress-board.ts'
+import { ProgressBoard, ProgressProbe } from '../../src/exec/progress-board.ts'
+import { reportProgress } from '../../workers/boards.ts'
 
 // A task's progress crosses the thread boundary through its slot: only ever forwards, below 1, per slot.
 it('keeps the largest fraction reported per slot, below 1, until the slot is given to another task', () => {

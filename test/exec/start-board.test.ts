@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  BUDGET_EXCEEDED,
-  markStarted,
-  QUEUE_TIMEOUT,
-  StartBoard,
-  watchBudget,
-} from '../../src/exec/start-board.ts'
+import { BUDGET_EXCEEDED, QUEUE_TIMEOUT, StartBoard, watchBudget } from '../../src/exec/start-board.ts'
+import { markStarted } from '../../workers/boards.ts'
 
 // The compute budget counts from when a thread picks the task up, not from submission (fake clock).
 describe('start board and budget watch', () => {

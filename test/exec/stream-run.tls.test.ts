@@ -144,6 +144,35 @@ describe('raw bodies streamed to the plan pool', () => {
     await until(() => pool.admission.inFlight === 0, 2_000)
   })
 
+  it('a thread out of memory answers like any pooled op: 422 {reason: memory}, counted oom; the pool recovers', {
+    timeout: 60_000,
+  }, async () => {
+    // a 32 MiB heap: sorting the keys of one object of two million members takes more
+    t = await startTestApp({ listen: true, env: { POOL_PAID_MEMORY_MB: '32' } })
+    await warmPool(t)
+    const members = Array.from({ length: 2_000_000 }, (_, i) => `"k${i}":${i}`)
+    const body = Buffer.from(`{${members.join(',')}}`)
+    const { answer } = rawPost(t, '/v1/json/format?mode=minify&sort_keys=true', body, {
+      accept: 'application/octet-stream',
+    })
+    const res = await answer
+    expect(res.status).toBe(422)
+    expect(JSON.parse(res.body).error).toMatchObject({
+      code: 'ERR_COMPUTE_LIMIT',
+      message: "The operation exceeded the plan's memory budget.",
+      details: { reason: 'memory' },
+    })
+    const metrics = (await t.admin.inject({ method: 'GET', url: '/metrics' })).body
+    expect(metrics).toMatch(/anvil_pool_tasks_total\{pool="paid",op="json.format",outcome="oom"\} 1\n/)
+    expect(metrics).toMatch(/anvil_pool_tasks_total\{pool="paid",op="json.format",outcome="crash"\} 0\n/)
+    expect(metrics).toMatch(/anvil_pool_worker_restarts_total\{pool="paid"\} 1\n/)
+    // a replacement thread serves the next stream
+    await warmPool(t)
+    const small = await rawPost(t, '/v1/base64/encode', Buffer.from('abc')).answer
+    expect(small.status).toBe(200)
+    expect(JSON.parse(small.body).data.output).toBe('YWJj')
+  })
+
   it('charges only the time the thread works, not the time it waits for the body', {
     timeout: 60_000,
   }, async () => {

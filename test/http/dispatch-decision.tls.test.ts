@@ -1,6 +1,6 @@
 import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inlineUpTo } from '../../src/ops/registry.ts'
+import { inlineUpTo } from '../../src/exec/costs.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { h1Request, type RawResponse } from '../helpers/tls-client.ts'
 

@@ -1,5 +1,4 @@
-import type { Config } from '../../config.ts'
-import { redisTarget } from '../../store/open.ts'
+import type { StoreSettings } from '../../store/open.ts'
 import type { RedisObserver } from '../../store/redis/instrument.ts'
 import { MemoryAccountStore } from './memory.ts'
 import type { AccountStore } from './types.ts'
@@ -12,10 +11,10 @@ export interface OpenAccountStoreOptions {
 // Console accounts live where the rest of the state does: with Redis configured they are shared by every
 // gateway (same command timeout and metrics as the store's connection), else DATA_DIR/accounts.json.
 export async function openAccountStore(
-  config: Config,
+  config: StoreSettings,
   options: OpenAccountStoreOptions = {},
 ): Promise<AccountStore> {
-  const target = redisTarget(config)
+  const target = config.redis
   if (target) {
     // loaded only when Redis is configured (issue 18: RSS at rest)
     const { RedisAccountStore } = await import('./redis.ts')

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { FAMILIES } from '../../keys/families.ts'
 import { parseCidr } from '../../lib/cidr.ts'
+import { FAMILIES } from '../../limits/families.ts'
 import { overridesSchema, PLAN_NAMES, planLimitsSchema } from '../../limits/plans.ts'
 
 export const idParams = z.object({ id: z.string().min(1).max(64) })

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { StreamJob } from '../../exec/stream-types.ts'
+import type { StreamJob } from '../../../workers/stream-protocol.ts'
 import { openStream, streamTiming } from './stream-transform.ts'
 
 // Hashes a request body chunk by chunk on a thread of the plan's pool (src/exec/stream-run.ts): memory

@@ -2,9 +2,9 @@ import type { ServerResponse } from 'node:http'
 import { constants, type Http2ServerResponse } from 'node:http2'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { StreamJob } from '../../../workers/stream-protocol.ts'
 import { AppError } from '../../errors.ts'
 import type { StreamHandle } from '../../exec/stream-run.ts'
-import type { StreamJob } from '../../exec/stream-types.ts'
 import { answerJson } from '../lane/answer.ts'
 
 export interface TransformBodyOptions {
@@ -136,7 +136,7 @@ export async function sendTransformed(
 }
 
 // The JSON answer of a streamed body: the thread holds the op's output to the end and answers the whole
-// success envelope as one piece of UTF-8 bytes (src/exec/stream-thread.ts), sent as it is (a large one
+// success envelope as one piece of UTF-8 bytes (workers/stream.ts), sent as it is (a large one
 // leaves in slices: src/http/hooks/large-answers.ts). Nothing of the output is concatenated, decoded,
 // escaped or encoded on the event loop. Such a body may be at most MAX_BUFFERED_BODY.
 export async function sendStreamEnvelope(

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import type { AccessOutcome, Tracing } from '../../observability/tracing/types.ts'
+import type { AccessOutcome, Tracing } from '../../tracing/types.ts'
 
 // The access rules a route can declare. apiKey: an API key allowed the route's family; sessionCookie:
 // a signed-in console session (and its CSRF token on writes); admin: Bearer ADMIN_TOKEN; none: anyone.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { RequestTrace, Tracing } from '../../observability/tracing/types.ts'
+import type { RequestTrace, Tracing } from '../../tracing/types.ts'
 import { toAppError } from '../error-mapping.ts'
 
 declare module 'fastify' {

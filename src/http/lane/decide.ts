@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { AppError } from '../../errors.ts'
 import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
+import { failureError } from '../../exec/pool-failure.ts'
 import type { OpName } from '../../ops/registry.ts'
 
 type Done = (err?: Error) => void
@@ -54,6 +54,6 @@ export function decideAndAdmit(
     if (deadline?.aborted) return done(deadline.reason as Error)
     // (HTTP/2 has no such header: Node ends a stream whose body was never read with RST_STREAM itself)
     if (request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
-    done(new AppError('ERR_OVERLOADED', undefined, undefined, { 'retry-after': '1' }))
+    done(failureError({ kind: 'overloaded' }, { subject: 'The operation' }))
   }, done)
 }

@@ -1,17 +1,15 @@
 import { hostname } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { DelayedError, type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq'
-import type { JobsConfig } from '../../config.ts'
 import type { PoolSet } from '../../exec/pools.ts'
 import { ProgressProbe } from '../../exec/progress-board.ts'
-import type { Tracing } from '../../observability/tracing/types.ts'
 import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
 import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
-import { type JobOutcome, MAX_STALLS, TIERS, type Tier } from '../types.ts'
+import { type JobOutcome, type JobsConfig, type JobTracer, MAX_STALLS, TIERS, type Tier } from '../types.ts'
 import { openQueues } from './backend.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, queueDepth, queueName } from './layout.ts'
@@ -36,7 +34,7 @@ export interface ConsumerOptions {
   // Redis command latency and errors of the worker's connection (BullMQ's blocking reads use their own)
   observer?: RedisObserver
   // OpenTelemetry: each job's wait and run as spans of the trace its enqueue carried
-  tracing?: Pick<Tracing, 'runJob'>
+  tracing?: JobTracer
 }
 
 export interface Consumer {

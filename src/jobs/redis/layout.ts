@@ -1,5 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq'
-import type { TraceCarrier } from '../../observability/tracing/types.ts'
+import type { TraceCarrier } from '../../observability/trace-context.ts'
 import {
   emptyDepth,
   JOB_STATUSES,

@@ -40,7 +40,7 @@ export type VerifyResult =
 // tried in part, which could answer "signature_invalid" for a token that a later key verifies.
 export const MAX_KEYS_WITHOUT_KID = 4
 
-// The op's cost model (src/ops/registry.ts): a PEM/JWK public key or a JWKS with other than oct keys means
+// What the op's cost model (src/exec/costs.ts) asks: a PEM/JWK public key or a JWKS with other than oct keys means
 // public-key verification, which never runs on the event loop.
 export function verifyIsHeavy(input: VerifyInput): boolean {
   if (input.public_key !== undefined) return true

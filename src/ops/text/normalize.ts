@@ -17,7 +17,7 @@ export interface NormalizeResult {
 // Budget: normalization reorders each run of combining marks by canonical combining class, which costs
 // the square of the run's length (ICU: 0.45 ms for a run of 1,024 marks, 6 ms for 4,096, 360 ms for
 // 32,768). Unicode's stream-safe format (UAX #15 §13) allows 30 non-starters in a row: runs up to 30 run
-// inline, longer ones on the pool (nonStarterRun, used by the op's cost model in src/ops/registry.ts), and
+// inline, longer ones on the pool (nonStarterRun, used by the op's cost model in src/exec/costs.ts), and
 // runs longer than MAX_NON_STARTER_RUN are refused, never cut or broken with U+034F CGJ: the answer is
 // exact or it is a 422. Marks are counted as written (General_Category M), before decomposition.
 export const STREAM_SAFE_RUN = 30

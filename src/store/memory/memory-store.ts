@@ -1,4 +1,3 @@
-import type { KeyMode } from '../../keys/format.ts'
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
@@ -12,6 +11,7 @@ import type {
   Environment,
   IdempotencyRecord,
   KeyLookup,
+  KeyMode,
   LimitDecision,
   NewKey,
   Page,

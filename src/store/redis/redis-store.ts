@@ -1,6 +1,5 @@
 import type { Cluster, Redis } from 'ioredis'
 import { AppError } from '../../errors.ts'
-import type { KeyMode } from '../../keys/format.ts'
 import { randomBase62 } from '../../lib/ids.ts'
 import { monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
@@ -13,6 +12,7 @@ import type {
   Environment,
   IdempotencyRecord,
   KeyLookup,
+  KeyMode,
   LimitDecision,
   NewKey,
   Page,

@@ -25,8 +25,12 @@ const STEPS = [
 
 async function pageSteps(): Promise<{ step: string; file: string }[]> {
   const page = await read('docs/architecture.md')
-  const section = page.slice(page.indexOf("## A request's path"), page.indexOf('## Where each concern lives'))
-  return [...section.matchAll(/^\d+\. \*\*([a-z]+)\*\* \(`([^`]+)`/gm)].map((m) => ({ step: m[1]!, file: m[2]! }))
+  const start = page.indexOf("## A request's path")
+  const section = page.slice(start, page.indexOf('\n## ', start))
+  return [...section.matchAll(/^\d+\. \*\*([a-z]+)\*\* \(`([^`]+)`/gm)].map((m) => ({
+    step: m[1]!,
+    file: m[2]!,
+  }))
 }
 
 describe("the lane's steps: docs/architecture.md, the code and its order agree", () => {
@@ -43,7 +47,9 @@ describe("the lane's steps: docs/architecture.md, the code and its order agree",
   it("lane.ts runs its steps in the page's order", async () => {
     const lane = await read('src/http/lane/lane.ts')
     const own = STEPS.filter(([, file]) => file === 'src/http/lane/lane.ts').map(([step]) => step)
-    const marked = [...lane.matchAll(/\/\/ ([a-z]+): /g)].map((m) => m[1]!).filter((s) => own.includes(s as never))
+    const marked = [...lane.matchAll(/\/\/ ([a-z]+): /g)]
+      .map((m) => m[1]!)
+      .filter((s) => own.includes(s as never))
     expect(marked).toEqual(own)
   })
 })

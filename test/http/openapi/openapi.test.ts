@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERRORS } from '../../../src/errors.ts'
-import { FAMILIES } from '../../../src/keys/families.ts'
+import { FAMILIES } from '../../../src/limits/families.ts'
 import { INSPECT_WARNING_CODES } from '../../../src/ops/jwt/types.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 

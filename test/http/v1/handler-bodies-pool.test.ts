@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inlineUpTo } from '../../../src/ops/registry.ts'
+import { inlineUpTo } from '../../../src/exec/costs.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
 
 // Issue 14: routes with handlers of their own (hash, hmac, Base64, json/format) hand a large JSON body to the

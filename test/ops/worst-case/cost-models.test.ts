@@ -1,17 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { INLINE_OUTPUT_BYTES, prettyOutputBound } from '../../../src/ops/json/format/cost.ts'
-import { INLINE_BUDGET_US, inlineBound, OPERATIONS, type OpSpec } from '../../../src/ops/registry.ts'
+import {
+  COSTS,
+  heavyInput,
+  INLINE_BUDGET_US,
+  INLINE_OUTPUT_BYTES,
+  inlineBound,
+  inlineUpTo,
+} from '../../../src/exec/costs.ts'
+import { prettyOutputBound } from '../../../src/ops/json/format/cost.ts'
+import { OPERATIONS, type OpName } from '../../../src/ops/registry.ts'
 
 const KiB = 1024
-const heavy = (name: keyof typeof OPERATIONS, input: unknown): boolean =>
-  (OPERATIONS[name] as OpSpec).heavy?.(input) ?? false
+const heavy = (name: OpName, input: unknown): boolean => heavyInput(name, input)
 
-describe('cost models (src/ops/registry.ts, docs/dispatch.md#cost-models)', () => {
+describe('cost models (src/exec/costs.ts, docs/dispatch.md#cost-models)', () => {
   it('derives every inline bound from the declared worst case: no inline request over ~1 ms', () => {
-    for (const [name, spec] of Object.entries(OPERATIONS) as [string, OpSpec][]) {
-      expect(spec.poolAbove, name).toBe(inlineBound(spec.cost))
-      expect((spec.cost.usPerKiB * spec.poolAbove) / KiB, name).toBeLessThanOrEqual(INLINE_BUDGET_US)
-      expect(spec.cost.worst.length, name).toBeGreaterThan(0)
+    for (const name of Object.keys(OPERATIONS) as OpName[]) {
+      const cost = COSTS[name]
+      expect(inlineUpTo(name), name).toBe(inlineBound(cost))
+      expect((cost.usPerKiB * inlineUpTo(name)) / KiB, name).toBeLessThanOrEqual(INLINE_BUDGET_US)
+      expect(cost.worst.length, name).toBeGreaterThan(0)
     }
     expect(inlineBound({ worst: 'x', usPerKiB: 300 })).toBe(2 * KiB)
     expect(inlineBound({ worst: 'x', usPerKiB: 5000 })).toBe(1 * KiB)

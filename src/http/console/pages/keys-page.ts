@@ -1,4 +1,4 @@
-import { FAMILIES } from '../../../keys/families.ts'
+import { FAMILIES } from '../../../limits/families.ts'
 import type { KeyView, ProjectView, WorkspaceView } from '../views.ts'
 import { html, type SafeHtml } from './html.ts'
 import { when } from './layout.ts'

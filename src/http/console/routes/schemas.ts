@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../accounts/password.ts'
-import { FAMILIES } from '../../../keys/families.ts'
+import { FAMILIES } from '../../../limits/families.ts'
 import { PLAN_NAMES, planLimitsSchema } from '../../../limits/plans.ts'
 import { createKeyBody, familySchema } from '../../admin/schemas.ts'
 

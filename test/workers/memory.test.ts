@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { afterTask, collectionsRun, GROWTH_BYTES } from '../../src/exec/thread-memory.ts'
+import { afterTask, collectionsRun, GROWTH_BYTES } from '../../workers/memory.ts'
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
 import { h1Request } from '../helpers/tls-client.ts'
 

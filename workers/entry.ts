@@ -1,22 +1,24 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
-import { isAppError } from '../errors.ts'
-import { okEnvelopeBytes, parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact } from '../ops/json/number.ts'
-import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../ops/registry.ts'
-import { reportProgress } from './progress-board.ts'
-import { markStarted } from './start-board.ts'
-import { runStreamTask } from './stream-thread.ts'
-import { isStreamTask } from './stream-types.ts'
-import type { StreamTask, StreamTaskResult, Task, TaskReply } from './task-types.ts'
-import { afterTask } from './thread-memory.ts'
-import { idleSchedulingForThisThread } from './thread-policy.ts'
-import { prepareThread, type WarmUpData } from './thread-warmup.ts'
+import { errorValue, isAppError } from '../src/errors.ts'
+import { okEnvelopeBytes } from '../src/lib/envelope.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
+import { parseJsonExact } from '../src/ops/json/number.ts'
+import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'
+import { markStarted, reportProgress } from './boards.ts'
+import { afterTask } from './memory.ts'
+import { idleSchedulingForThisThread } from './policy.ts'
+import type { StreamTask, StreamTaskResult, Task, TaskReply, ThreadData } from './protocol.ts'
+import { runStreamTask } from './stream.ts'
+import { isStreamTask } from './stream-protocol.ts'
+import { prepareThread } from './warmup.ts'
 
 // a pool thread, of any tier, yields the CPU to the event loop the moment it is wanted (src/exec/pools.ts)
 idleSchedulingForThisThread()
-// a pool started warm: load and warm every hot op before the first task (src/exec/thread-warmup.ts)
-await prepareThread(workerData as WarmUpData | undefined)
+// a pool started warm: load and warm every hot op before the first task (workers/warmup.ts)
+// (outside a pool, e.g. a test calling the entry directly, there is no thread data)
+const thread = workerData as Partial<ThreadData> | undefined
+await prepareThread(thread)
 
 function spec(op: string): OpSpec {
   if (!isOpName(op)) throw new Error(`unknown operation ${op}`)
@@ -26,7 +28,7 @@ function spec(op: string): OpSpec {
 // The progress callback of a task's operation: into the task's slot of the pool's progress board, read by
 // whoever waits for it (src/exec/progress-board.ts). None outside a pool (tests call the entry directly).
 function progressOf(slot: number | undefined): ((fraction: number) => void) | undefined {
-  const board = (workerData as { progress?: SharedArrayBuffer } | undefined)?.progress
+  const board = thread?.progress
   if (!board || slot === undefined) return undefined
   return (fraction) => reportProgress(board, slot, fraction)
 }
@@ -50,9 +52,9 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
     }
     // loaded on a thread's first job task: a thread that only serves requests boots without it
     case 'job.prepare':
-      return { value: (await import('../jobs/task.ts')).prepareBody(task.raw) }
+      return { value: (await import('./jobs.ts')).prepareBody(task.raw) }
     case 'job.run': {
-      const { runBody } = await import('../jobs/task.ts')
+      const { runBody } = await import('./jobs.ts')
       return { json: await runBody(task.raw, task.maxResultBytes, progressOf(task.slot)) }
     }
   }
@@ -69,7 +71,7 @@ function transferred(reply: TaskReply, bytes: Uint8Array): TaskReply {
 // come back as values (AppError does not survive the thread boundary); anything else is a bug and rejects.
 export default async function runTask(task: Task | StreamTask): Promise<TaskReply | StreamTaskResult> {
   const startedAt = performance.timeOrigin + performance.now()
-  const board = (workerData as { starts?: SharedArrayBuffer } | undefined)?.starts
+  const board = thread?.starts
   if (board && task.slot !== undefined) markStarted(board, task.slot, startedAt)
   if (isStreamTask(task)) return runStreamTask(task, startedAt)
   const elapsed = () => performance.timeOrigin + performance.now() - startedAt
@@ -78,10 +80,9 @@ export default async function runTask(task: Task | StreamTask): Promise<TaskRepl
     return reply.bytes ? transferred(reply, reply.bytes) : reply
   } catch (err) {
     if (!isAppError(err)) throw err
-    const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
-    return { ok: false, error, startedAt, runMs: elapsed() }
+    return { ok: false, error: errorValue(err), startedAt, runMs: elapsed() }
   } finally {
-    // a large task's heap is given back once the thread is idle (src/exec/thread-memory.ts)
+    // a large task's heap is given back once the thread is idle (workers/memory.ts)
     afterTask(elapsed())
   }
 }

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks'
-import { parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact } from '../ops/json/number.ts'
-import { OPERATIONS, type OpName } from '../ops/registry.ts'
-import { collectNow } from './thread-memory.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
+import { parseJsonExact } from '../src/ops/json/number.ts'
+import { OPERATIONS, type OpName } from '../src/ops/registry.ts'
+import { collectNow } from './memory.ts'
+import type { ThreadData } from './protocol.ts'
 
 // Warm-up of a pool thread at boot (issue 14): a fresh thread has loaded its modules but every op still
 // runs in V8's interpreter, so the first heavy request after a deploy ran several times slower than the
@@ -110,17 +111,10 @@ export async function warmUpOps(): Promise<WarmUpReport> {
   return { ms: performance.now() - started, failed: [...failed] }
 }
 
-// What the pool passes a thread about its boot (src/exec/pools.ts): whether to warm up, and the shared
-// counter of warm threads that /readyz reads.
-export interface WarmUpData {
-  warmUp?: boolean
-  warmed?: SharedArrayBuffer
-}
-
 // The thread entry's top-level await: Piscina hands a thread no task before its module has loaded, so a
 // request that arrives during the warm-up waits for it instead of running cold beside it. The warm-up's
 // garbage is collected before the thread says it is warm, so a thread at rest holds only what it needs.
-export async function prepareThread(data: WarmUpData | undefined): Promise<void> {
+export async function prepareThread(data: Partial<ThreadData> | undefined): Promise<void> {
   if (!data?.warmUp) return
   await warmUpOps()
   collectNow()

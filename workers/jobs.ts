@@ -1,13 +1,12 @@
-import { AppError } from '../errors.ts'
-import { parseAndValidate } from '../lib/raw-json.ts'
-import { parseJsonExact, plainNumbers } from '../ops/json/number.ts'
-import type { OpContext, Progress } from '../ops/progress.ts'
-import { exactNumbers, OPERATIONS } from '../ops/registry.ts'
-import { checkJobParams, jobBody } from './schema.ts'
-import type { JobOperation } from './types.ts'
+import { AppError } from '../src/errors.ts'
+import { parseAndValidate } from '../src/lib/raw-json.ts'
+import { checkJobParams, type JobBody, jobBody } from '../src/ops/jobs/schema.ts'
+import { parseJsonExact, plainNumbers } from '../src/ops/json/number.ts'
+import type { OpContext, Progress } from '../src/ops/progress.ts'
+import { exactNumbers, OPERATIONS } from '../src/ops/registry.ts'
 
 // What a job's pool tasks do (kinds 'job.prepare' and 'job.run' of the one thread entry,
-// src/exec/op-thread.ts): pure functions of the submitted body's bytes, so a large document is parsed,
+// workers/entry.ts): pure functions of the submitted body's bytes, so a large document is parsed,
 // validated, run and serialized on a worker thread and never on an event loop. Expected failures throw
 // AppError; the thread entry turns them into the protocol's error reply.
 
@@ -20,7 +19,7 @@ function parseJob(text: string): unknown {
 }
 
 // A submitted job body: its operation, or the error the submission is refused with.
-export function prepareBody(bytes: Uint8Array): JobOperation {
+export function prepareBody(bytes: Uint8Array): JobBody['operation'] {
   const body = parseAndValidate(bytes, jobBody, parseJob)
   checkJobParams(body)
   return body.operation

@@ -2,10 +2,10 @@ import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Dispatcher } from '../../src/exec/dispatch.ts'
 import { DEFAULT_PLANS } from '../../src/limits/plans.ts'
-import { startTracing } from '../../src/observability/tracing/sdk.ts'
-import type { TracingConfig } from '../../src/observability/tracing/settings.ts'
-import type { RequestInfo, TracingLog } from '../../src/observability/tracing/types.ts'
 import type { Store } from '../../src/store/types.ts'
+import { startTracing } from '../../src/tracing/sdk.ts'
+import type { TracingConfig } from '../../src/tracing/settings.ts'
+import type { RequestInfo, TracingLog } from '../../src/tracing/types.ts'
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.ts'
 
 const request = (over: Partial<RequestInfo> = {}): RequestInfo => ({
@@ -49,7 +49,7 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-describe('the tracing SDK seam (src/observability/tracing/sdk.ts)', () => {
+describe('the tracing SDK seam (src/tracing/sdk.ts)', () => {
   let receiver: OtlpReceiver
   beforeAll(async () => {
     receiver = await startOtlpReceiver()

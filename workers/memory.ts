@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8'
-import { collector } from '../lib/gc.ts'
+import { collector } from '../src/lib/gc.ts'
 
 // A pool thread gives its memory back after a large task (issue 14). V8 grows a heap to what a task
 // needed and, left alone, keeps it: after one 100k-item diff every thread that ran one held hundreds of
@@ -8,7 +8,7 @@ import { collector } from '../lib/gc.ts'
 // once it has been idle for IDLE_MS (a thread busy with the next task collects after that one instead).
 // Measured (bench/diff-memory.ts): the collection gives the pages back to the OS, so the gateway's RSS
 // returns to within idle + 64 MiB; recycling the thread would as well but costs a new thread's boot and
-// warm-up (src/exec/thread-warmup.ts) on the next request.
+// warm-up (workers/warmup.ts) on the next request.
 
 export const GROWTH_BYTES = 64 * 1024 * 1024
 const IDLE_MS = 200

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { algorithmInfo } from '../ops/hash/hash.ts'
-import { hashAlgorithmParam, hashBody } from '../ops/hash/schema.ts'
-import { jsonDiffBody } from '../ops/json/diff/schema.ts'
-import { formatBody } from '../ops/json/format/schema.ts'
-import { patchBody } from '../ops/json/patch/schema.ts'
+import { algorithmInfo } from '../hash/hash.ts'
+import { hashAlgorithmParam, hashBody } from '../hash/schema.ts'
+import { jsonDiffBody } from '../json/diff/schema.ts'
+import { formatBody } from '../json/format/schema.ts'
+import { patchBody } from '../json/patch/schema.ts'
 
 // A job's params are the body of the operation's synchronous endpoint, validated by the same schema; the
 // hash endpoint's path parameter joins its body.

@@ -1,7 +1,9 @@
-import type { Dispatcher } from '../../exec/dispatch.ts'
-import type { StreamRunner } from '../../exec/stream-run.ts'
-import type { JobService } from '../../jobs/service.ts'
-import type { Store } from '../../store/types.ts'
+import type { Dispatcher } from '../exec/dispatch.ts'
+import type { StreamRunner } from '../exec/stream-run.ts'
+import type { JobService } from '../jobs/service.ts'
+import type { JobTraceInfo } from '../jobs/types.ts'
+import type { TraceCarrier } from '../observability/trace-context.ts'
+import type { Store } from '../store/types.ts'
 
 // What the rest of Anvil sees of tracing. Only types here: the OpenTelemetry SDK behind it (sdk.ts) is
 // imported on demand by open.ts, so a process without an OTLP endpoint never loads it.
@@ -9,11 +11,9 @@ import type { Store } from '../../store/types.ts'
 // where the SDK's own warnings go (an unreachable collector, dropped spans), throttled
 export type TracingLog = (level: 'warn' | 'error', message: string, detail: Record<string, unknown>) => void
 
-// W3C Trace Context fields, as carried by HTTP headers and by a job's queue entry
-export interface TraceCarrier {
-  traceparent: string
-  tracestate?: string
-}
+export type { JobTraceInfo } from '../jobs/types.ts'
+// W3C Trace Context fields (a job's queue entry carries them too), and what a job worker tells of a job
+export type { TraceCarrier } from '../observability/trace-context.ts'
 
 export interface RequestInfo {
   method: string
@@ -39,18 +39,6 @@ export interface RequestTrace {
   fail(code: string, error: unknown): void
   // ends the span with the response's status code (none: the client hung up first); idempotent
   end(statusCode: number | undefined, workspaceId: string | undefined): void
-}
-
-// A job's life on the worker: its wait in the queue and its run, children of the gateway's enqueue span.
-export interface JobTraceInfo {
-  id: string
-  queue: string
-  operation: string
-  workspaceId: string
-  // epoch ms when BullMQ took the job (the enqueue)
-  enqueuedAt: number
-  attempt: number
-  trace: TraceCarrier | undefined
 }
 
 // What a request's access rule decided, read once it has, for its authentication span.

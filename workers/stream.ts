@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { AppError, isAppError } from '../errors.ts'
-import { okEnvelopeBytes } from '../lib/raw-json.ts'
-import { createStreamStep, type StreamStep } from './stream-steps.ts'
+import { errorValue, isAppError, overTimeBudget } from '../src/errors.ts'
+import { okEnvelopeBytes } from '../src/lib/envelope.ts'
 import {
   type FromThread,
   METER_BUSY,
@@ -12,7 +11,8 @@ import {
   type StreamTask,
   type StreamTaskResult,
   type ToThread,
-} from './stream-types.ts'
+} from './stream-protocol.ts'
+import { createStreamStep, type StreamStep } from './stream-steps.ts'
 
 const now = () => performance.timeOrigin + performance.now()
 const SLICE = 64 * 1024
@@ -87,7 +87,7 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
       if (cancelled) return
     }
   }
-  const finished = (): StreamTaskResult => ({ startedAt, runMs: meter[METER_BUSY]!, cancelled })
+  const finished = (): StreamTaskResult => ({ ok: true, startedAt, runMs: meter[METER_BUSY]!, cancelled })
   const ring = new Uint8Array(task.ring)
   // the body's bytes read from the ring so far, and those not yet acknowledged
   let readTo = 0
@@ -130,11 +130,9 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
       return finished()
     }
   } catch (err) {
-    // an expected failure (bad input, a limit) is answered; anything else is a bug and rejects the task
+    // an expected failure (bad input, a limit) is the task's answer; anything else is a bug and rejects it
     if (!isAppError(err)) throw err
-    const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) }
-    post({ t: 'error', error })
-    return finished()
+    return { ok: false, error: errorValue(err), startedAt, runMs: meter[METER_BUSY]! }
   } finally {
     port.removeAllListeners('message')
     port.close()
@@ -151,14 +149,7 @@ function* envelopeOf(step: StreamStep, held: Uint8Array[]): Generator<Uint8Array
   yield okEnvelopeBytes(JSON.stringify(step.data(output)))
 }
 
-export function overBudget(budgetMs: number, bytesProcessed: number): AppError {
-  return new AppError(
-    'ERR_COMPUTE_LIMIT',
-    `The operation exceeded the plan's ${budgetMs} ms compute budget.`,
-    {
-      reason: 'time',
-      budget_ms: budgetMs,
-      bytes_processed: bytesProcessed,
-    },
-  )
+// Stopped by this thread at the budget (its CPU time), as the pool answers a task it kills there.
+function overBudget(budgetMs: number, bytesProcessed: number) {
+  return overTimeBudget('The operation', budgetMs, { bytes_processed: bytesProcessed })
 }

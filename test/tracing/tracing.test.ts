@@ -327,7 +327,7 @@ describeRedis('tracing: one trace from the caller through the gateway, the pool 
 
   it('loads the SDK in the traced gateway (the module check of tracing-off.test.ts can see it)', () => {
     expect(gateway.output()).toMatch(
-      /^module-trace: @opentelemetry\/sdk-trace-base <- src\/observability\/tracing\/sdk\.ts$/m,
+      /^module-trace: @opentelemetry\/sdk-trace-base <- src\/tracing\/sdk\.ts$/m,
     )
   })
 })

@@ -1,14 +1,15 @@
 // What crosses the thread boundary for a streamed body (docs/dispatch.md, "Streaming on the pool"): the
 // task handed to Piscina once, and the messages both sides exchange on the task's own MessageChannel while
-// the body arrives. Shared by the main side (src/exec/stream-run.ts) and the thread (src/exec/stream-thread.ts).
+// the body arrives. Shared by the main side (src/exec/stream-run.ts) and the thread (workers/stream.ts).
 import type { MessagePort } from 'node:worker_threads'
-import type { Base64Variant, DecodeVariant } from '../ops/base64/types.ts'
-import type { JsonFormatOptions, JsonWarning } from '../ops/json/format/format.ts'
-import type { ByteEncoding } from '../ops/types.ts'
+import type { ErrorValue } from '../src/errors.ts'
+import type { Base64Variant, DecodeVariant } from '../src/ops/base64/types.ts'
+import type { JsonFormatOptions, JsonWarning } from '../src/ops/json/format/format.ts'
+import type { ByteEncoding } from '../src/ops/types.ts'
 
 // The incremental op a streamed body is fed through, with its options (plain data). With `envelope`, the
 // answer is the JSON success envelope around what the op made of the whole body, built on the thread and
-// sent back as one piece of UTF-8 bytes, instead of the op's output piece by piece (src/exec/stream-steps.ts).
+// sent back as one piece of UTF-8 bytes, instead of the op's output piece by piece (workers/stream-steps.ts).
 export type StreamJob = (
   | {
       kind: 'json.format'
@@ -50,12 +51,17 @@ export const METER_SINCE = 1
 export const METER_BYTES = 2
 export const METER_SLOTS = 3
 
-export interface StreamTaskResult {
-  startedAt: number
-  // CPU time processing chunks (ms)
-  runMs: number
-  cancelled: boolean
-}
+// The task's reply when it ends: done (or cancelled: the client went away), or refused with the op's own
+// error (bad input, a limit, the compute budget reached between two pieces), as a value.
+export type StreamTaskResult =
+  | {
+      ok: true
+      startedAt: number
+      // CPU time processing chunks (ms)
+      runMs: number
+      cancelled: boolean
+    }
+  | { ok: false; error: ErrorValue; startedAt: number; runMs: number }
 
 // main → thread
 export type ToThread =
@@ -70,10 +76,7 @@ export type ToThread =
 // thread → main
 export type FromThread =
   // input bytes processed: they no longer count against the main side's window
-  | { t: 'ack'; bytes: number }
-  | { t: 'out'; chunk: Uint8Array }
-  | { t: 'done'; result: StreamResult }
-  | { t: 'error'; error: { code: string; message: string; details?: Record<string, unknown> } }
+  { t: 'ack'; bytes: number } | { t: 'out'; chunk: Uint8Array } | { t: 'done'; result: StreamResult }
 
 const MiB = 1024 * 1024
 

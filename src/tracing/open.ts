@@ -3,7 +3,7 @@ import type { Tracing, TracingLog } from './types.ts'
 
 // Opens tracing when an OTLP endpoint is configured. The SDK is imported here, on demand, and nowhere
 // else: with no endpoint, no OpenTelemetry module is loaded, no hook is registered and no request pays
-// anything (test/observability/tracing-off.test.ts checks the module graph of a real gateway).
+// anything (test/tracing/tracing-off.test.ts checks the module graph of a real gateway).
 export async function openTracing(
   config: TracingConfig | undefined,
   defaultServiceName: string,

@@ -44,11 +44,11 @@ import {
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions'
-import type { Dispatched, Dispatcher } from '../../exec/dispatch.ts'
-import type { StreamHandle, StreamRunner } from '../../exec/stream-run.ts'
-import type { StreamResult } from '../../exec/stream-types.ts'
-import type { JobService } from '../../jobs/service.ts'
-import type { Store } from '../../store/types.ts'
+import type { StreamResult } from '../../workers/stream-protocol.ts'
+import type { Dispatched, Dispatcher } from '../exec/dispatch.ts'
+import type { StreamHandle, StreamRunner } from '../exec/stream-run.ts'
+import type { JobService } from '../jobs/service.ts'
+import type { Store } from '../store/types.ts'
 import type { SamplerName, TracingConfig } from './settings.ts'
 import type {
   AccessCheck,

@@ -1,18 +1,18 @@
-import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from '../ops/base64/decode.ts'
+import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from '../src/ops/base64/decode.ts'
 import {
   createBase64Encoder,
   describeDecoded,
   endBase64Encoder,
   writeBase64Encoder,
-} from '../ops/base64/stream.ts'
-import { createHasher } from '../ops/hash/hash.ts'
+} from '../src/ops/base64/stream.ts'
+import { createHasher } from '../src/ops/hash/hash.ts'
 import {
   createJsonStream,
   endJsonStream,
   jsonStreamWarnings,
   writeJsonStream,
-} from '../ops/json/stream/stream.ts'
-import type { StreamJob, StreamResult } from './stream-types.ts'
+} from '../src/ops/json/stream/stream.ts'
+import type { StreamJob, StreamResult } from './stream-protocol.ts'
 
 const NOTHING = new Uint8Array(0)
 

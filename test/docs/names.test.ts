@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+// Docs that name code are checked by tests: every path, function and code identifier a page of docs/ (and
+// the README) cites in backticks must exist, so a rename or a removal that leaves a page behind fails here.
+// What is cited:
+// - a repo path (`src/exec/submit.ts`, `workers/`, `test/docs/names.test.ts`, in backticks or anywhere in
+//   a fenced block): the file or folder exists;
+// - a file name or a tail of a path (`stream-digest.ts`, `json/diff/hash.ts`, `hash/`): some file or
+//   folder of the repository ends with it;
+// - a function (`submit()`, `pools.pick(workspace, tier)`): its name is declared in the code;
+// - an identifier (`POOL_FAILURES`, `inlineUpTo`, `request.execution`, `budget_ms`, `ERR_OVERLOADED`): it
+//   appears, as a whole word, in the code or the operator's files.
+// Backticks are for names that exist: a former name is written without them. Not checked: placeholders
+// (`<family>`, `*`, `{a,b}`), shell variables and name fragments (`$ANVIL_KEY`, `_TTL_MS`, `ws_`), Redis
+// commands (`MONITOR`), files of a data directory (`DATA_DIR/...`, `store.json`), generated output (the
+// .gitignore'd folders), and the few names of other code bases the docs cite (EXTERNAL).
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter(Boolean)
+const dirs = new Set(
+  files.flatMap((f) =>
+    f
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+)
+const ROOTS = /^(src|workers|test|bench|scripts|docs|grafana|prometheus|alertmanager)\//
+// where code identifiers live: the sources, scripts and benches, and the operator's files
+const CODE = files.filter(
+  (f) =>
+    /^(src|workers|scripts|bench)\/.*\.(ts|lua)$/.test(f) ||
+    /^(prometheus|alertmanager|grafana)\//.test(f) ||
+    ['docker-compose.yml', 'Dockerfile', 'package.json', '.dockerignore'].includes(f),
+)
+const corpus = CODE.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n')
+const words = new Set(corpus.match(/[A-Za-z_$][\w$]*/g))
+const DOCS = [...files.filter((f) => /^docs\/[^/]+\.md$/.test(f)), 'README.md']
+// generated output, never committed (bench/results/, test/artifacts/)
+const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+  .split('\n')
+  .filter((l) => ROOTS.test(l))
+// names of other code bases (Node, Fastify, prom-client, OpenTelemetry, the generated SDK) and the
+// README's shell variable
+const EXTERNAL = new Set([
+  'onClose',
+  'syncBuiltinESMExports',
+  'deflateSync',
+  'syncThreshold',
+  'nodejs_gc_duration_seconds',
+  'NODE_COMPILE_CACHE',
+  'http.response.status_code',
+  'HashRequest',
+  'ANVIL_KEY',
+])
+
+const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)
+
+function pathExists(path: string): boolean {
+  const bare = path.replace(/[#:].*$/, '').replace(/\/$/, '')
+  return files.includes(bare) || dirs.has(bare)
+}
+
+function tailExists(tail: string): boolean {
+  const bare = tail.replace(/#.*$/, '').replace(/\/$/, '')
+  return (
+    files.some((f) => f === bare || f.endsWith(`/${bare}`)) ||
+    [...dirs].some((d) => d.endsWith(`/${bare}`) || d === bare)
+  )
+}
+
+// What a backticked span cites, and whether it exists; undefined when it is not a name of ours.
+function check(span: string): string | undefined {
+  const s = span.trim()
+  if (s.length === 0 || (s.includes(' ') && !/^[\w.$]+\(.*\)$/.test(s))) return undefined
+  if (EXTERNAL.has(s) || /^[$_]|_$|^[A-Z]+$|^[A-Z][A-Z_]*\//.test(s)) return undefined
+  if (ROOTS.test(s)) {
+    if (placeholder(s) || GENERATED.some((g) => s.startsWith(g))) return undefined
+    return pathExists(s) ? undefined : `path ${s}`
+  }
+  if (/^[\w.-]+(\/[\w.-]+)*\/?$/.test(s) && (/\.(ts|lua|md|ya?ml|css)$/.test(s) || s.endsWith('/'))) {
+    return tailExists(s) ? undefined : `file ${s}`
+  }
+  const call = /^(?:[\w$]+\.)*([A-Za-z_$][\w$]*)\(.*\)$/.exec(s)
+  if (call) return words.has(call[1]!) ? undefined : `function ${s}`
+  // identifiers that can only be code: CONSTANT_CASE, camelCase, PascalCase, snake_case, dotted
+  if (/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(s) && /[A-Z_.]/.test(s.slice(1))) {
+    const last = s.split('.').pop()!
+    return words.has(last) ? undefined : `identifier ${s}`
+  }
+  return undefined
+}
+
+function citations(doc: string): { line: number; span: string }[] {
+  const out: { line: number; span: string }[] = []
+  let fenced = false
+  for (const [i, line] of doc.split('\n').entries()) {
+    if (line.trimStart().startsWith('```')) {
+      fenced = !fenced
+      continue
+    }
+    if (fenced) {
+      // a diagram or an example: only full repo paths are taken for names
+      for (const m of line.matchAll(/(?<![\w./-])((?:src|workers)\/[\w./-]*[\w/])/g))
+        out.push({ line: i + 1, span: m[1]! })
+      continue
+    }
+    for (const m of line.matchAll(/`([^`]+)`/g)) out.push({ line: i + 1, span: m[1]! })
+  }
+  return out
+}
+
+describe('docs name only what exists', () => {
+  it.each(DOCS)('%s', (doc) => {
+    const missing = citations(readFileSync(join(ROOT, doc), 'utf8'))
+      .map(({ line, span }) => {
+        const what = check(span)
+        return what && `${doc}:${line}: ${what}`
+      })
+      .filter(Boolean)
+    expect(missing).toEqual([])
+  })
+
+  it('catches what no longer exists', () => {
+    expect(check('src/exec/op-thread.ts')).toBe('path src/exec/op-thread.ts')
+    expect(check('submitTask()')).toBe('function submitTask()')
+    expect(check('PoolTaskError')).toBe('identifier PoolTaskError')
+    expect(check('thread-warmup.ts')).toBe('file thread-warmup.ts')
+    expect(check('src/exec/submit.ts')).toBeUndefined()
+    expect(check('submit()')).toBeUndefined()
+    expect(check('pools.pick(workspace, limits.pool)')).toBeUndefined()
+    expect(check('POOL_FAILURES')).toBeUndefined()
+    expect(check('src/ops/<family>/schema.ts')).toBeUndefined()
+  })
+})
