@@ -108,7 +108,11 @@ export const envSchema = z
     ANVIL_COMMIT: z
       .union([z.literal(''), z.string().regex(/^[0-9a-f]{4,40}$/i, 'must be a git commit hash')])
       .optional(),
-    DEFAULT_PLAN: z.enum(PLAN_NAMES).default('free'),
+    // the workspace created at first start (BOOTSTRAP) is the operator's own, local development one: on a
+    // plan that runs every README example (jobs, raw bodies over 1 MiB). Workspaces people create in the
+    // console get CONSOLE_PLAN.
+    DEFAULT_PLAN: z.enum(PLAN_NAMES).default('pro'),
+    CONSOLE_PLAN: z.enum(PLAN_NAMES).default('free'),
     PLANS: plansOverride.optional(),
     KEY_CACHE_SIZE: positiveInt.default(10_000),
     KEY_CACHE_TTL_MS: positiveInt.default(30_000),
@@ -177,6 +181,7 @@ export interface Config {
   logLevel: string
   commit: string | undefined
   defaultPlan: (typeof PLAN_NAMES)[number]
+  consolePlan: (typeof PLAN_NAMES)[number]
   // workspaces one console user may own (sign-up's first one included)
   consoleMaxWorkspaces: number
   plans: PlanTable
@@ -236,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     commit: e.ANVIL_COMMIT || undefined,
     defaultPlan: e.DEFAULT_PLAN,
+    consolePlan: e.CONSOLE_PLAN,
     consoleMaxWorkspaces: e.CONSOLE_MAX_WORKSPACES,
     plans,
     keyCache: {

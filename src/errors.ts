@@ -86,6 +86,11 @@ export const ERRORS = {
     type: 'invalid_request',
     message: "The request body is larger than the plan's limit.",
   },
+  ERR_NOT_ACCEPTABLE: {
+    status: 406,
+    type: 'invalid_request',
+    message: 'None of the media types this endpoint answers with is acceptable (Accept).',
+  },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     type: 'invalid_request',

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { z } from 'zod'
-import type { ErrorCode } from '../errors.ts'
+import { AppError, type ErrorCode } from '../errors.ts'
 import type { RawOptions } from '../exec/dispatch.ts'
+import { ANSWER_MEDIA_TYPES, answerFormat } from '../lib/accept.ts'
 import { type OpInput, type OpName, type OpOutput, parsesOnWorker } from '../ops/registry.ts'
 import type { Security } from './hooks/access.ts'
 import { answerJson } from './lane/answer.ts'
@@ -21,6 +22,8 @@ export interface RouteDoc {
   response: AnyZod
   status?: 200 | 201 | 202
   errors?: ErrorCode[]
+  // answers raw bytes (application/octet-stream) or the JSON envelope, as the request's Accept prefers
+  // (src/lib/accept.ts); neither acceptable → 406 ERR_NOT_ACCEPTABLE before the handler runs
   binaryResponse?: boolean
   // response headers only this route's success answer carries, each with when it is sent (the ones every
   // answer of its kind carries are src/http/openapi/headers.ts's)
@@ -53,13 +56,20 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   // for a route with a handler of its own whose large bodies the op parses on the worker (a `body` in its
   // registry entry): what the handler would add to the body (a path parameter) and whether it would answer
   // raw bytes; such a body then runs on the thread without the handler (src/http/run-op.ts, sendRawOp)
-  pooled?: (ctx: { params: Infer<P>; query: Infer<Q>; request: FastifyRequest }) => RawOptions
+  pooled?: (ctx: {
+    params: Infer<P>
+    query: Infer<Q>
+    request: FastifyRequest
+    octets: boolean
+  }) => RawOptions
   handler?: (ctx: {
     body: Infer<B>
     query: Infer<Q>
     params: Infer<P>
     request: FastifyRequest
     reply: FastifyReply
+    // a binaryResponse route answers raw bytes (the request's Accept prefers application/octet-stream)
+    octets: boolean
     // runs an operation inline or on the plan's worker pool (see src/exec/dispatch.ts)
     run: <N extends OpName>(name: N, input: OpInput<N>) => Promise<OpOutput<N>>
   }) => Promise<z.input<R> | FastifyReply> | z.input<R> | FastifyReply
@@ -122,11 +132,20 @@ export function defineRoute<
     ),
     config: { family, binary, paidOnly, charge, doc, op, security: doc.security, idempotent: doc.idempotent },
     async handler(request, reply) {
+      // the one negotiation of the answer's media type, for the routes that have two (none for the rest)
+      let octets = false
+      if (doc.binaryResponse) {
+        const format = answerFormat(request.headers.accept)
+        if (format === undefined)
+          throw new AppError('ERR_NOT_ACCEPTABLE', undefined, { available: [...ANSWER_MEDIA_TYPES] })
+        octets = format === 'octets'
+      }
       if (op && request.body instanceof RawJson) {
         const options = pooled?.({
           params: request.params as Infer<P>,
           query: request.query as Infer<Q>,
           request,
+          octets,
         })
         return sendRawOp(request, reply, op, request.body, options)
       }
@@ -140,6 +159,7 @@ export function defineRoute<
         params: request.params as Infer<P>,
         request,
         reply,
+        octets,
         run: (name, input) => runOp(request, reply, name, input),
       })
       // a handler that answered itself (raw bytes, a stream) returns the reply, which is thenable: awaiting

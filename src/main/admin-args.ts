@@ -19,6 +19,8 @@ export interface Call {
   body?: Record<string, unknown>
   // a list the CLI pages through to the end (no --limit or --starting-after given): every item is printed
   pageAll?: boolean
+  // what to tell the person on stderr about a successful answer, beside printing it
+  note?: (data: unknown) => string | undefined
 }
 
 type Parse = (flag: string, raw: string) => unknown
@@ -249,10 +251,14 @@ export const COMMANDS: Command[] = [
     options: {
       workspace: { value: 'WORKSPACE_ID', help: 'the workspace (required)', parse: text },
       project: { value: 'NAME', help: 'project (default "default")', parse: text },
-      environment: { value: 'NAME', help: 'environment (default "production")', parse: text },
+      environment: {
+        value: 'NAME',
+        help: 'environment (default "production"); a new one is created, live if named "production", else test mode',
+        parse: text,
+      },
       mode: {
         value: 'live|test',
-        help: 'key mode (default: the environment’s)',
+        help: 'key mode (default: the environment’s; for a new environment, as --environment says)',
         parse: oneOf(['live', 'test']),
       },
       name: { value: 'NAME', help: 'a label', parse: text },
@@ -278,7 +284,13 @@ export const COMMANDS: Command[] = [
         allowed_cidrs: v.cidr,
         monthly_quota: v['monthly-quota'],
       }
-      return { method: 'POST', path: '/admin/keys', body }
+      const environment = v.environment ?? 'production'
+      // the mode follows the environment, which a person may not expect of "staging": say so
+      const note = (data: unknown) =>
+        v.mode === undefined && (data as { key?: string }).key?.startsWith('anvil_test_')
+          ? `admin: a test-mode key (anvil_test_…): environment "${environment}" is in test mode (environments other than "production" are created in test mode; --mode live with a new environment name makes a live one)`
+          : undefined
+      return { method: 'POST', path: '/admin/keys', body, note }
     },
   },
   {
@@ -331,9 +343,10 @@ ${COMMANDS.map((c) => `  ${`${c.name}${c.args.map((a) => ` <${a}>`).join('')}`.p
 
 Run \`anvil-admin <command> --help\` for a command's options.
 
-Environment: ADMIN_URL (default http://ADMIN_HOST:ADMIN_PORT, i.e. http://127.0.0.1:9464; loopback when
-ADMIN_HOST is 0.0.0.0 or ::),
-ADMIN_TOKEN (default: the token saved in DATA_DIR/admin-token.json at first start).
+Finding the gateway: ADMIN_URL, else http://ADMIN_HOST:ADMIN_PORT when either is set (loopback when
+ADMIN_HOST is 0.0.0.0 or ::), else the URL the gateway recorded in DATA_DIR/admin-listener.json when it
+started (DATA_DIR default ./.data: run the CLI where the gateway runs, with the same DATA_DIR), else
+http://127.0.0.1:9464. ADMIN_TOKEN, else the token saved in DATA_DIR/admin-token.json at first start.
 
 Exit status: 0 done; 1 the server refused (its error on stderr); 2 bad arguments or no admin token;
 3 the server could not be reached or did not answer in time.`

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { type Call, commandUsage, parseCommand, USAGE, UsageError } from './admin-args.ts'
+import { adminListenerPath, reachableAdminUrl, readAdminListener } from './admin-listener.ts'
 
 // anvil-admin: a CLI for people over the admin API. Exit status: 0 done; 1 the server refused; 2 bad
 // arguments or no token (usage on stderr, nothing sent); 3 the server was not reached or did not answer.
@@ -9,26 +10,66 @@ const TIMEOUT_MS = 30_000
 
 class Unreachable extends Error {}
 
-async function adminToken(): Promise<string> {
-  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN
-  const path = join(resolve(process.env.DATA_DIR ?? './.data'), 'admin-token.json')
-  try {
-    return (JSON.parse(await readFile(path, 'utf8')) as { token: string }).token
-  } catch {
-    throw new UsageError(`no ADMIN_TOKEN in the environment and none saved at ${path}`)
-  }
+// Where the gateway is and how to authenticate, found the way the gateway was configured: the environment
+// the gateway reads (ADMIN_URL, ADMIN_HOST/ADMIN_PORT, ADMIN_TOKEN), else what the gateway recorded in
+// its DATA_DIR when it started (the listener's URL, whether its token is saved there), else the defaults.
+// `looked` says where each was sought, for the message when the gateway cannot be reached.
+interface Target {
+  base: string
+  from: string
+  looked: string[]
+  token: () => Promise<string>
 }
 
-function adminUrl(path: string): URL {
-  // a listener bound to every interface (ADMIN_HOST 0.0.0.0 in a container) is reached on loopback, a
-  // Host the listener always answers to (ADMIN_ALLOWED_HOSTS)
-  const host = process.env.ADMIN_HOST ?? '127.0.0.1'
-  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
-  const base = process.env.ADMIN_URL ?? `http://${reachable}:${process.env.ADMIN_PORT ?? '9464'}`
+async function locate(): Promise<Target> {
+  const env = process.env
+  const dataDir = resolve(env.DATA_DIR ?? './.data')
+  const dataDirShown = env.DATA_DIR ? `DATA_DIR ${dataDir}` : `DATA_DIR unset: ${dataDir}`
+  const recordPath = adminListenerPath(dataDir)
+  const record = await readAdminListener(dataDir)
+  const looked = [
+    `ADMIN_URL (${env.ADMIN_URL ? 'set' : 'unset'})`,
+    `ADMIN_HOST/ADMIN_PORT (${env.ADMIN_HOST || env.ADMIN_PORT ? 'set' : 'unset'})`,
+    `the record a gateway writes when it starts, ${recordPath} (${dataDirShown}; ${record ? 'found' : 'none there'})`,
+    'the default http://127.0.0.1:9464',
+  ]
+  let base: string
+  let from: string
+  if (env.ADMIN_URL) {
+    base = env.ADMIN_URL
+    from = 'ADMIN_URL'
+  } else if (env.ADMIN_HOST || env.ADMIN_PORT) {
+    base = reachableAdminUrl(env.ADMIN_HOST ?? '127.0.0.1', env.ADMIN_PORT ?? '9464')
+    from = 'ADMIN_HOST/ADMIN_PORT'
+  } else if (record) {
+    base = record.url
+    from = `${recordPath} (gateway pid ${record.pid}, started ${record.started_at})`
+  } else {
+    base = 'http://127.0.0.1:9464'
+    from = 'the default'
+  }
   try {
-    return new URL(path, base)
+    new URL(base)
   } catch {
-    throw new UsageError(`ADMIN_URL is not a URL: ${JSON.stringify(base)}`)
+    throw new UsageError(`${from} is not a URL: ${JSON.stringify(base)}`)
+  }
+  const tokenPath = join(dataDir, 'admin-token.json')
+  return {
+    base,
+    from,
+    looked,
+    async token() {
+      if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN
+      try {
+        return (JSON.parse(await readFile(tokenPath, 'utf8')) as { token: string }).token
+      } catch {
+        const hint =
+          record?.token === 'environment'
+            ? `the gateway at ${record.url} takes its token from its own ADMIN_TOKEN environment variable: set ADMIN_TOKEN to the same value`
+            : `set ADMIN_TOKEN, or DATA_DIR to the directory the gateway was started with (${dataDirShown})`
+        throw new UsageError(`no ADMIN_TOKEN in the environment and none saved at ${tokenPath}; ${hint}`)
+      }
+    },
   }
 }
 
@@ -68,13 +109,19 @@ async function send(call: Call): Promise<number> {
   const answer = await request(call)
   if (!answer.ok) return 1
   process.stdout.write(`${JSON.stringify(answer.data, null, 2)}\n`)
+  const note = call.note?.(answer.data)
+  if (note) process.stderr.write(`${note}\n`)
   return 0
 }
 
+let located: Promise<Target> | undefined
+
 // one call; a refusal is printed on stderr
 async function request(call: Call): Promise<{ ok: boolean; data?: unknown }> {
-  const url = adminUrl(call.path)
-  const headers: Record<string, string> = { authorization: `Bearer ${await adminToken()}` }
+  located ??= locate()
+  const target = await located
+  const url = new URL(call.path, target.base)
+  const headers: Record<string, string> = { authorization: `Bearer ${await target.token()}` }
   if (call.body) headers['content-type'] = 'application/json'
   let res: Response
   let text: string
@@ -87,7 +134,14 @@ async function request(call: Call): Promise<{ ok: boolean; data?: unknown }> {
     })
     text = await res.text()
   } catch (err) {
-    throw new Unreachable(`admin: cannot reach ${url.href}: ${reason(err)}`)
+    throw new Unreachable(
+      [
+        `admin: cannot reach ${url.href}: ${reason(err)}`,
+        `  the URL came from ${target.from}; looked, in order, at:`,
+        ...target.looked.map((l) => `    - ${l}`),
+        '  Is the gateway running? Run this where it runs, with its DATA_DIR, or set ADMIN_URL.',
+      ].join('\n'),
+    )
   }
   let payload: { data?: unknown; error?: unknown }
   try {

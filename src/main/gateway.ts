@@ -9,6 +9,8 @@ import { collectAfterBoot, growOldGenerationInWideSteps } from '../lib/gc.ts'
 import { VERSION } from '../lib/version.ts'
 import { openRuntime } from '../runtime.ts'
 import { DataDirInUseError } from '../store/memory/data-dir-lock.ts'
+import { reachableAdminUrl, recordAdminListener } from './admin-listener.ts'
+import { describeBackends } from './banner.ts'
 import { deliverFirstStartSecrets } from './first-start.ts'
 
 function hostForUrl(host: string): string {
@@ -72,6 +74,17 @@ async function main(): Promise<void> {
   const apiPort = (app.server.address() as { port: number }).port
   const adminPort = (adminApp.server.address() as { port: number }).port
   const base = `https://${hostForUrl(config.host)}:${apiPort}`
+  // the admin CLI reads where to reach this listener, and where its token comes from, from DATA_DIR
+  await recordAdminListener(config.dataDir, {
+    url: reachableAdminUrl(config.adminHost, adminPort),
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    ...(admin.fromEnvironment
+      ? { token: 'environment' as const }
+      : { token: 'file' as const, token_file: admin.path }),
+  })
+  const backends = describeBackends(config)
+  app.log.info({ ...backends.fields, port: apiPort, admin_port: adminPort }, 'gateway listening')
   const lines = [
     '',
     `Anvil ${VERSION} (Node ${process.version}) listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
@@ -79,6 +92,8 @@ async function main(): Promise<void> {
     `  console:       ${base}/console`,
     `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,
     `  data dir:      ${config.dataDir}`,
+    `  store:         ${backends.store}`,
+    `  jobs:          ${backends.jobs}`,
   ]
   if (tls.selfSigned)
     lines.push(`  certificate:   self-signed, ${selfSignedCertPath(config.dataDir)} (${tls.fingerprint})`)
@@ -89,7 +104,8 @@ async function main(): Promise<void> {
     const cacert = tls.selfSigned ? ` --cacert '${selfSignedCertPath(config.dataDir)}'` : ''
     secrets.push(
       '',
-      `First API key (shown once; only its hash is stored), workspace ${first.workspaceId}:`,
+      `First API key (shown once; only its hash is stored), workspace ${first.workspaceId}, plan ${config.defaultPlan}`,
+      `(the local development workspace; DEFAULT_PLAN sets its plan, CONSOLE_PLAN that of console sign-ups):`,
       `  ${first.key}`,
       '',
       'Try it:',

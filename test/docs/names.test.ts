@@ -49,7 +49,7 @@ const GENERATED = readFileSync(join(ROOT, '.gitignore'), 'utf8')
   .split('\n')
   .filter((l) => ROOTS.test(l))
 // names of other code bases (Node, Fastify, prom-client, OpenTelemetry, the generated SDK) and the
-// README's shell variable
+// shell variables the README's and docs' examples set
 const EXTERNAL = new Set([
   'onClose',
   'syncBuiltinESMExports',
@@ -60,6 +60,8 @@ const EXTERNAL = new Set([
   'http.response.status_code',
   'HashRequest',
   'ANVIL_KEY',
+  'KEY_ID',
+  'JOB_ID',
 ])
 
 const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)

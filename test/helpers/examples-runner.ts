@@ -214,7 +214,8 @@ export function expectedStatus(response: unknown): number | 'success' {
   return code && code in ERRORS ? ERRORS[code as keyof typeof ERRORS].status : 'success'
 }
 
-// where the answer differs from the example; "…" matches any value, "abc…" any string starting "abc"
+// where the answer differs from the example; "…" matches any value, "abc…" any string starting "abc", an
+// array ending in "…" any array that starts with the items before it, and a "…" member members not shown
 export function differences(expected: unknown, actual: unknown, path = '$'): string[] {
   if (expected === VOLATILE) return []
   if (typeof expected === 'string' && expected.endsWith(VOLATILE)) {
@@ -222,6 +223,12 @@ export function differences(expected: unknown, actual: unknown, path = '$'): str
     return typeof actual === 'string' && actual.startsWith(prefix)
       ? []
       : [`${path}: ${JSON.stringify(actual)} does not start with ${JSON.stringify(prefix)}`]
+  }
+  if (Array.isArray(expected) && expected.at(-1) === VOLATILE) {
+    const head = expected.slice(0, -1)
+    if (!Array.isArray(actual) || actual.length < head.length)
+      return [`${path}: ${JSON.stringify(actual)} is not an array of at least ${head.length}`]
+    return head.flatMap((e, i) => differences(e, actual[i], `${path}[${i}]`))
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length)
@@ -231,7 +238,12 @@ export function differences(expected: unknown, actual: unknown, path = '$'): str
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
       return [`${path}: ${JSON.stringify(actual)} is not an object`]
-    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)])
+    // a "…" member: members not shown
+    const open = VOLATILE in expected
+    const keys = new Set([
+      ...Object.keys(expected).filter((k) => k !== VOLATILE),
+      ...Object.keys(actual).filter((k) => !open || k in expected),
+    ])
     return [...keys].flatMap((k) =>
       k in expected && k in actual
         ? differences(

@@ -18,10 +18,15 @@ export interface ServerProcess {
 
 const ROOT = new URL('../../', import.meta.url).pathname
 
-// Runs `node src/main/gateway.ts` as `npm start` does, on ephemeral ports, and waits for its banner.
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+// Runs `node src/main/gateway.ts` as `npm start` does, on ephemeral ports, and waits for its banner; from
+// `cwd` (default: the checkout), where an unset DATA_DIR is ./.data.
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { cwd?: string } = {},
+): Promise<ServerProcess> {
+  const cwd = options.cwd ?? ROOT
   const child = spawn(process.execPath, ['src/main/gateway.ts'], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -56,7 +61,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const secretsPath = /secrets \(.*\) written to (.+) \(mode 0600\)\.$/m.exec(out)?.[1]
   const firstStart = secretsPath ? await readFile(secretsPath, 'utf8') : undefined
   const firstKey = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(firstStart ?? out)?.[1]
-  const ca = await readFile(join(env.DATA_DIR ?? join(ROOT, '.data'), 'tls', 'cert.pem'), 'utf8')
+  const ca = await readFile(join(env.DATA_DIR ?? join(cwd, '.data'), 'tls', 'cert.pem'), 'utf8')
   return {
     child,
     output: () => out,

@@ -73,6 +73,18 @@ describe('pagination of every list', () => {
     expect(r.body.error.details.issues[0].path).toBe('starting_after')
   })
 
+  // a mistyped or uncopied filter (issue 28: '$WORKSPACE_ID' sent literally) must not read as "no keys"
+  it('refuses a filter naming no workspace instead of answering an empty list', async () => {
+    for (const id of ['ws_doesNotExist000000000000', '$WORKSPACE_ID']) {
+      const r = await admin(`/admin/keys?workspace_id=${encodeURIComponent(id)}`)
+      expect(r.status, id).toBe(400)
+      expect(r.body.error.code).toBe('ERR_VALIDATION')
+      expect(r.body.error.details.issues).toEqual([
+        { path: 'workspace_id', message: 'is not the id of a workspace' },
+      ])
+    }
+  })
+
   it('console workspaces, projects, environments and keys page the same way', async () => {
     const me = await tenant(t.app, 'pager@example.com')
     const ws = `/console/api/workspaces/${me.workspaceId}`

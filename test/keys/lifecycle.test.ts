@@ -130,6 +130,24 @@ describe('API key verification and lifecycle', () => {
     expect((await call(cidr.key, '127.0.0.1')).statusCode).toBe(403)
   })
 
+  // which restriction refused is said plainly: an address outside the allowlist is not "the family"
+  it('a scope refusal names its reason: the family, or the source address', async () => {
+    await start()
+    const onlyJwt = await t.newKey({ families: ['jwt', 'url'] })
+    expect((await call(onlyJwt.key)).json().error).toMatchObject({
+      message: 'This key may not call the hash family; it may call jwt, url.',
+      details: { family: 'hash', reason: 'family', allowed_families: ['jwt', 'url'] },
+    })
+    const cidr = await t.newKey({ families: ['hash'], allowed_cidrs: ['10.1.0.0/16'] })
+    const refused = (await call(cidr.key, '10.2.0.1')).json().error
+    expect(refused).toMatchObject({
+      message:
+        "This key may not be used from 10.2.0.1: that address is outside the key's allowed source addresses.",
+      details: { family: 'hash', reason: 'address', address: '10.2.0.1' },
+    })
+    expect(refused.message).not.toMatch(/family/)
+  })
+
   it('test-mode environments get anvil_test_ keys; environment mode conflicts are refused', async () => {
     await start()
     const staging = await admin('POST', '/admin/keys', {

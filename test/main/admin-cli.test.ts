@@ -143,9 +143,12 @@ describe('admin CLI', () => {
     const port = await closedPort()
     const r = await cli(['workspaces', 'list'], { ADMIN_URL: `http://127.0.0.1:${port}` })
     expect(r.code).toBe(3)
-    expect(r.stderr).toBe(
-      `admin: cannot reach http://127.0.0.1:${port}/admin/workspaces?limit=100: ECONNREFUSED\n`,
+    const [first, second] = r.stderr.split('\n')
+    expect(first).toBe(
+      `admin: cannot reach http://127.0.0.1:${port}/admin/workspaces?limit=100: ECONNREFUSED`,
     )
+    expect(second).toBe('  the URL came from ADMIN_URL; looked, in order, at:')
+    expect(r.stderr).toMatch(/Is the gateway running\?/)
   })
 
   it('runs commands against the admin API; a server refusal is its error on stderr, exit 1', async () => {
@@ -169,8 +172,16 @@ describe('admin CLI', () => {
     )
     expect(key.code).toBe(0)
     expect(JSON.parse(key.stdout).key).toMatch(/^anvil_live_/)
+    expect(key.stderr).toBe('')
+    // a key whose new environment is not "production" is a test-mode key, and the CLI says so
+    const staging = await cli(['keys', 'create', '--workspace', id, '--environment', 'staging'], env)
+    expect(staging.code).toBe(0)
+    expect(JSON.parse(staging.stdout).key).toMatch(/^anvil_test_/)
+    expect(staging.stderr).toMatch(
+      /^admin: a test-mode key \(anvil_test_…\): environment "staging" is in test mode/,
+    )
     const list = JSON.parse((await cli(['keys', 'list', id], env)).stdout).data
-    expect(list[0]).toMatchObject({
+    expect(list.find((k: { id: string }) => k.id === JSON.parse(key.stdout).id)).toMatchObject({
       families: ['hash', 'jwt'],
       monthly_quota: 100,
       allowed_cidrs: ['10.0.0.0/8'],

@@ -60,13 +60,21 @@ describe('the server process', () => {
         })
       expect((await call(server.firstKey!)).status).toBe(200)
 
-      const env = { ...process.env, ADMIN_URL: server.adminUrl, DATA_DIR: dataDir }
+      // the banner names the store and the job backend
+      expect(out).toContain(`  store:         embedded, ${dataDir} (this gateway only)`)
+      expect(out).toContain(`  jobs:          run by this gateway on its pools, kept in ${dataDir}/jobs`)
+      // the first workspace is the local development one, on a plan that runs every README example
+      expect(server.firstStart).toMatch(/workspace ws_\w+, plan pro\b/)
+      // no ADMIN_URL or ADMIN_PORT: the CLI finds the listener (on a random port here) from DATA_DIR, where
+      // the gateway recorded it, as it finds the token
+      const { ADMIN_URL: _u, ADMIN_PORT: _p, ADMIN_HOST: _h, ADMIN_TOKEN: _t, ...inherited } = process.env
+      const env = { ...inherited, DATA_DIR: dataDir }
       const cli = async (...args: string[]) =>
         JSON.parse(
           (await run(process.execPath, ['src/main/admin-cli.ts', ...args], { cwd: ROOT, env })).stdout,
         )
       const [ws] = (await cli('workspaces', 'list')).data
-      expect(ws.plan).toBe('free')
+      expect(ws.plan).toBe('pro')
       const key = await cli('keys', 'create', '--workspace', ws.id, '--name', 'cli', '--families', 'hash')
       expect(key.key).toMatch(/^anvil_live_/)
       expect((await call(key.key)).status).toBe(200)
@@ -75,13 +83,13 @@ describe('the server process', () => {
         'update',
         ws.id,
         '--plan',
-        'pro',
+        'business',
         '--monthly-quota',
         '5000',
         '--max-keys',
         '7',
       )
-      expect(updated.limits).toMatchObject({ monthly_quota: 5000, key_rate_per_second: 50, max_keys: 7 })
+      expect(updated.limits).toMatchObject({ monthly_quota: 5000, key_rate_per_second: 500, max_keys: 7 })
       await cli('keys', 'revoke', key.id)
       expect((await call(key.key)).status).toBe(401)
       revokedKey = key.key
@@ -116,6 +124,18 @@ describe('the server process', () => {
       if (typeof secret === 'string') expect(logs).not.toContain(secret)
       else expect(logs).not.toMatch(secret)
     }
+
+    // stopped: the CLI says where it looked, and where the URL it tried came from
+    const { ADMIN_URL: _u, ADMIN_PORT: _p, ADMIN_HOST: _h, ADMIN_TOKEN: _t, ...inherited } = process.env
+    const stopped = await run(process.execPath, ['src/main/admin-cli.ts', 'workspaces', 'list'], {
+      cwd: ROOT,
+      env: { ...inherited, DATA_DIR: dataDir },
+    }).catch((err: { code: number; stderr: string }) => err)
+    expect((stopped as { code: number }).code).toBe(3)
+    const said = (stopped as { stderr: string }).stderr
+    expect(said).toContain(`cannot reach ${server.adminUrl}/admin/workspaces`)
+    expect(said).toContain(`the URL came from ${join(dataDir, 'admin-listener.json')} (gateway pid`)
+    expect(said).toContain(`ADMIN_URL (unset)`)
 
     const again = await startServerProcess({ DATA_DIR: dataDir })
     try {

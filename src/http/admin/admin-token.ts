@@ -7,12 +7,12 @@ import { readJsonIfExists, writeAtomic } from '../../lib/atomic-file.ts'
 export async function resolveAdminToken(
   configured: string | undefined,
   dataDir: string,
-): Promise<{ token: string; generated: boolean }> {
-  if (configured) return { token: configured, generated: false }
+): Promise<{ token: string; generated: boolean; fromEnvironment: boolean; path: string }> {
   const path = join(dataDir, 'admin-token.json')
+  if (configured) return { token: configured, generated: false, fromEnvironment: true, path }
   const stored = await readJsonIfExists<{ token: string }>(path)
-  if (stored?.token) return { token: stored.token, generated: false }
+  if (stored?.token) return { token: stored.token, generated: false, fromEnvironment: false, path }
   const token = `adm_${randomBytes(24).toString('base64url')}`
   await writeAtomic(path, JSON.stringify({ token }))
-  return { token, generated: true }
+  return { token, generated: true, fromEnvironment: false, path }
 }

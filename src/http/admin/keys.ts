@@ -64,6 +64,11 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     response: listSchema(keySchema, 'Keys'),
     errors: ['ERR_VALIDATION'],
     handler: async ({ query }) => {
+      // a filter naming no workspace is a mistake to report, not an empty list (docs/api.md, "Lists")
+      if (!(await store.getWorkspace(query.workspace_id)))
+        throw new AppError('ERR_VALIDATION', `No workspace ${query.workspace_id}.`, {
+          issues: [{ path: 'workspace_id', message: 'is not the id of a workspace' }],
+        })
       const page = pageOrRefuse(
         await store.pageKeys(query.workspace_id, pageRequest(query)),
         query.starting_after,

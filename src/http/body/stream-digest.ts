@@ -31,13 +31,3 @@ export function streamedBody(request: FastifyRequest, body: unknown): NodeJS.Rea
   if (request.execution?.mode !== 'stream') return undefined
   return isReadable(body) ? body : undefined
 }
-
-// A Buffer view of bytes (no copy), for reply.send.
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}
-
-// Content negotiation for binary endpoints: raw bytes only when the client asks for them.
-export function wantsOctets(accept: string | undefined): boolean {
-  return accept !== undefined && /(^|,)\s*application\/octet-stream\s*(;|,|$)/i.test(accept)
-}

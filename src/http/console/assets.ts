@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../errors.ts'
+import { CERTIFICATE_FILE } from './curl.ts'
 import type { AssetUrls } from './pages/layout.ts'
 
 const FILES = {
@@ -17,7 +18,7 @@ interface Asset {
 
 // The console's one script and one stylesheet, read once at start and served from memory. Pages link
 // them with ?v=<content hash>, so such a URL can be cached for good; any other URL is revalidated.
-export async function consoleAssets(app: FastifyInstance): Promise<AssetUrls> {
+export async function consoleAssets(app: FastifyInstance, caCertPath: string | null): Promise<AssetUrls> {
   const assets = new Map<string, Asset>()
   for (const [name, type] of Object.entries(FILES)) {
     const body = await readFile(new URL(`./assets/${name}`, import.meta.url))
@@ -40,6 +41,22 @@ export async function consoleAssets(app: FastifyInstance): Promise<AssetUrls> {
       return reply.send(asset.body)
     },
   )
+  // The gateway's self-signed certificate, for `curl --cacert` on whatever machine the reader uses: public
+  // (every TLS handshake presents it), so it needs no session. Absent with an operator's certificate.
+  if (caCertPath) {
+    app.get(
+      '/certificate.pem',
+      { config: { security: 'none' } },
+      async function serveCertificate(_request, reply) {
+        const pem = await readFile(caCertPath, 'utf8')
+        return reply
+          .type('application/x-pem-file')
+          .header('content-disposition', `attachment; filename="${CERTIFICATE_FILE}"`)
+          .header('cache-control', 'no-cache')
+          .send(pem)
+      },
+    )
+  }
   const url = (name: string) => `/console/assets/${name}?v=${assets.get(name)!.etag}`
   return { css: url('console.css'), js: url('console.js') }
 }

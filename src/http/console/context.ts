@@ -11,6 +11,7 @@ export interface ConsoleDeps {
   sessions: SessionManager
   activity: KeyActivity
   plans: PlanTable
+  // plan of the workspaces people create here (CONSOLE_PLAN)
   defaultPlan: PlanName
   // workspaces one user may own
   maxWorkspaces: number

@@ -10,8 +10,13 @@ export function publicHost(request: FastifyRequest): string {
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 
-export function curlExample(host: string, key: string, caCertPath: string | null): string {
-  const cacert = caCertPath ? ` --cacert ${shellQuote(caCertPath)}` : ''
+// The name the console offers the gateway's self-signed certificate under (GET /console/certificate.pem):
+// the curl line names that file, which works on any machine the reader saves it to, where a path on the
+// server's disk works only on the server.
+export const CERTIFICATE_FILE = 'anvil-cert.pem'
+
+export function curlExample(host: string, key: string, selfSigned: boolean): string {
+  const cacert = selfSigned ? ` --cacert ${CERTIFICATE_FILE}` : ''
   return (
     `curl${cacert} https://${host}/v1/hash/sha256 -H ${shellQuote(`Authorization: Bearer ${key}`)}` +
     ` -H 'Content-Type: application/json' -d '{"input":"hello"}'`

@@ -84,7 +84,7 @@ async function consoleScope(
     return session.load(request, reply)
   })
 
-  const assets = await consoleAssets(app)
+  const assets = await consoleAssets(app, deps.caCertPath)
   await app.register(consoleApi, { prefix: '/api', deps })
   await app.register(consolePages, { deps, assets })
 }
@@ -99,7 +99,7 @@ async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Pro
     sessions: new SessionManager(accounts, clock),
     activity,
     plans: config.plans,
-    defaultPlan: config.defaultPlan,
+    defaultPlan: config.consolePlan,
     maxWorkspaces: config.consoleMaxWorkspaces,
     clock,
     caCertPath: config.tls ? null : selfSignedCertPath(config.dataDir),

@@ -78,9 +78,20 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     const { key, workspace } = result.lookup
     if (!verifier.permits(result, family, request.ip)) {
       metrics.authFailures.inc({ reason: 'scope' })
-      throw new AppError('ERR_KEY_SCOPE', `This key may not call the ${family} family from this address.`, {
-        family,
-      })
+      // say which of the key's two restrictions refused: its families, or its source addresses
+      const families = key.families
+      if (families && families.length > 0 && !(families as readonly string[]).includes(family)) {
+        throw new AppError(
+          'ERR_KEY_SCOPE',
+          `This key may not call the ${family} family; it may call ${families.join(', ')}.`,
+          { family, reason: 'family', allowed_families: [...families] },
+        )
+      }
+      throw new AppError(
+        'ERR_KEY_SCOPE',
+        `This key may not be used from ${request.ip}: that address is outside the key's allowed source addresses.`,
+        { family, reason: 'address', address: request.ip },
+      )
     }
     if (request.routeConfig.paidOnly && workspace.plan === 'free') {
       metrics.authFailures.inc({ reason: 'scope' })

@@ -87,6 +87,8 @@ function errorCodes(route: CollectedRoute): Map<number, ErrorCode[]> {
   if (route.body) for (const c of BODY_ERRORS) codes.add(c)
   if (route.querystring || route.params) codes.add('ERR_VALIDATION')
   if (route.idempotent) for (const c of IDEMPOTENCY_ERRORS) codes.add(c)
+  // JSON or raw bytes, as Accept prefers: neither acceptable is a 406 (src/lib/accept.ts)
+  if (route.doc.binaryResponse) codes.add('ERR_NOT_ACCEPTABLE')
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of codes) {
     const status = ERRORS[code].status

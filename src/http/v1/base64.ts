@@ -9,7 +9,7 @@ import {
   encodeResult,
 } from '../../ops/base64/schema.ts'
 import { octetsOf } from '../../ops/registry.ts'
-import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { streamedBody } from '../body/stream-digest.ts'
 import { sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 import { answerBytes } from '../lane/answer.ts'
@@ -41,9 +41,8 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: encodeBody,
     response: encodeResult,
     errors: ['ERR_INVALID_ENCODING'],
-    pooled: ({ request }) => ({ octets: wantsOctets(request.headers.accept) }),
-    handler: async function base64EncodeHandler({ body, query, request, reply, run }) {
-      const raw = wantsOctets(request.headers.accept)
+    pooled: ({ octets }) => ({ octets }),
+    handler: async function base64EncodeHandler({ body, query, request, reply, octets: raw, run }) {
       const streamed = streamedBody(request, body)
       if (streamed) {
         const job = {
@@ -82,9 +81,8 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: decodeBody,
     response: decodeResult,
     errors: ['ERR_INVALID_BASE64'],
-    pooled: ({ request }) => decodeOptions(wantsOctets(request.headers.accept)),
-    handler: async function base64DecodeHandler({ body, query, request, reply, run }) {
-      const raw = wantsOctets(request.headers.accept)
+    pooled: ({ octets }) => decodeOptions(octets),
+    handler: async function base64DecodeHandler({ body, query, request, reply, octets: raw, run }) {
       const streamed = streamedBody(request, body)
       if (streamed) {
         const job = { kind: 'base64.decode' as const, variant: query.variant, strict: query.strict }

@@ -10,7 +10,7 @@ import {
 } from '../../ops/hash/schema.ts'
 import { ALGORITHMS, algorithmInfo, createHasher, encodeOutput } from '../../ops/hash/stream.ts'
 import { octetsOf } from '../../ops/registry.ts'
-import { digestOnPool, streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { digestOnPool, streamedBody } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
 import { answerBytes } from '../lane/answer.ts'
 
@@ -59,9 +59,8 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     body: hashBody,
     response: hashResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
-    pooled: ({ params, request }) => hashOptions(params.algorithm, wantsOctets(request.headers.accept)),
-    handler: async function hashHandler({ body, params, query, request, reply, run }) {
-      const raw = wantsOctets(request.headers.accept)
+    pooled: ({ params, octets }) => hashOptions(params.algorithm, octets),
+    handler: async function hashHandler({ body, params, query, request, reply, octets: raw, run }) {
       let result: z.infer<typeof hashResult>
       const streamed = streamedBody(request, body)
       if (streamed) {

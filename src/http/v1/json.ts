@@ -4,7 +4,7 @@ import { formatBody, formatQuery, formatResult } from '../../ops/json/format/sch
 import type { JsonFormatOptions } from '../../ops/json/format/types.ts'
 import { patchBody } from '../../ops/json/patch/schema.ts'
 import { octetsOf } from '../../ops/registry.ts'
-import { streamedBody, wantsOctets } from '../body/stream-digest.ts'
+import { streamedBody } from '../body/stream-digest.ts'
 import { declaredLength, sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 import { answerBytes } from '../lane/answer.ts'
@@ -59,9 +59,8 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     body: formatBody,
     response: formatResult,
     errors: ['ERR_INVALID_JSON', 'ERR_COMPUTE_LIMIT'],
-    pooled: ({ request }) => ({ octets: wantsOctets(request.headers.accept) }),
-    handler: async function formatJsonHandler({ body, query, request, reply, run }) {
-      const raw = wantsOctets(request.headers.accept)
+    pooled: ({ octets }) => ({ octets }),
+    handler: async function formatJsonHandler({ body, query, request, reply, octets: raw, run }) {
       const streamed = streamedBody(request, body)
       if (streamed) {
         if (!raw) return sendStreamEnvelope(request, reply, streamed, formatJob(query, false, request))

@@ -99,9 +99,11 @@ if (!haveChromium && process.env.CI === 'true') {
       await page.getByRole('button', { name: 'Create project' }).click()
       await page.getByRole('heading', { name: 'Storefront' }).waitFor()
       await page.getByLabel('New environment in Storefront').fill('production')
-      await page.getByLabel('Mode').selectOption('live')
-      await page.getByRole('button', { name: 'Add environment' }).click()
-      await page.getByRole('rowheader', { name: 'production' }).waitFor()
+      // the new workspace's own project "default" has an environment form too
+      await page.getByRole('region', { name: 'Storefront' }).getByLabel('Mode').selectOption('live')
+      const storefront = page.getByRole('region', { name: 'Storefront' })
+      await storefront.getByRole('button', { name: 'Add environment' }).click()
+      await storefront.getByRole('rowheader', { name: 'production' }).waitFor()
       await shot(page, '02-projects')
 
       await nav.getByRole('link', { name: 'API keys' }).click()
@@ -178,6 +180,127 @@ if (!haveChromium && process.env.CI === 'true') {
       await page.getByRole('button', { name: 'Sign out' }).click()
       await page.waitForURL(/\/console\/sign-in$/)
       expect((await context.cookies()).find((c) => c.name === 'anvil_session')).toBeUndefined()
+      expect(problems).toEqual([])
+      await context.close()
+    }, 120_000)
+
+    // What overflows its box at this width: every element whose content is wider than it (its scrollWidth
+    // past its clientWidth), and every control a person cannot reach without scrolling sideways. Elements
+    // kept out of sight on purpose (visually hidden: a 1 px box) and those not laid out are not looked at.
+    // (a script run in the page: this project's TypeScript has no DOM types)
+    const WIDTH_PROBLEMS = `(() => {
+      const out = []
+      const viewport = document.documentElement.clientWidth
+      const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+        (typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().replace(/\\s+/g, '.') : '')
+      const hidden = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const r = e.getBoundingClientRect()
+          if (r.width <= 1 || r.height <= 1) return true
+        }
+        return false
+      }
+      for (const el of document.querySelectorAll('body *')) {
+        if (!(el instanceof HTMLElement) || el.clientWidth === 0 || hidden(el)) continue
+        if (el.scrollWidth > el.clientWidth + 1)
+          out.push(name(el) + ': content ' + el.scrollWidth + 'px wide in a ' + el.clientWidth + 'px box')
+      }
+      for (const el of document.querySelectorAll('button, a, select, input, textarea')) {
+        if (hidden(el)) continue
+        const r = el.getBoundingClientRect()
+        // moved wholly off the left edge until it has focus (the skip link): not a place to scroll to
+        if (r.right < 0) continue
+        if (r.left < -0.5 || r.right > viewport + 0.5)
+          out.push(name(el) + ' "' + (el.textContent || '').trim().slice(0, 30) + '": ' + r.left + '-' + r.right + 'px, screen ' + viewport + 'px')
+      }
+      return out
+    })()`
+    function widthProblems(page: Page): Promise<string[]> {
+      return page.evaluate(WIDTH_PROBLEMS) as Promise<string[]>
+    }
+
+    it('at 375 px: tables become cards, every action and the whole new key and curl line fit the screen', async () => {
+      const context = await browser.newContext({
+        ignoreHTTPSErrors: true,
+        viewport: { width: 375, height: 740 },
+        acceptDownloads: true,
+      })
+      const page = await context.newPage()
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`))
+      await page.goto(`${t.url}/console/sign-up`)
+      await page.getByLabel('Email').fill('phone@example.com')
+      await page.getByLabel('Password').fill('a long enough passphrase')
+      await page.getByLabel('Workspace name').fill('Pocket')
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await page.waitForURL(/\/console\/workspaces\/ws_[0-9A-Za-z]+$/)
+      const workspace = page.url()
+      // a new workspace comes with a project and an environment: the first key is one form away
+      await page.getByRole('rowheader', { name: 'production' }).waitFor()
+      expect(await widthProblems(page), 'overview').toEqual([])
+
+      await page.goto(`${workspace}/keys`)
+      const select = page.getByLabel('Environment')
+      await select.selectOption({ label: 'default / production (live)' })
+      // the chosen environment is readable whole, its mode included
+      const fits = (await page.evaluate(`(() => {
+        const el = document.getElementById('key-environment')
+        const text = el.selectedOptions[0].textContent
+        const style = getComputedStyle(el)
+        const ctx = document.createElement('canvas').getContext('2d')
+        ctx.font = style.fontWeight + ' ' + style.fontSize + ' ' + style.fontFamily
+        const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24
+        return { text, width: ctx.measureText(text).width, room }
+      })()`)) as { text: string; width: number; room: number }
+      expect(fits.text).toBe('default / production (live)')
+      expect(fits.width).toBeLessThanOrEqual(fits.room)
+      for (const name of ['first', 'second']) {
+        await page.getByLabel('Name (optional)').fill(name)
+        await page.getByRole('button', { name: 'Create key' }).click()
+        const dialog = page.getByRole('dialog', { name: 'Your new API key' })
+        await dialog.waitFor()
+        // the key and the curl line are shown whole: nothing scrolled out of sight, in either direction
+        for (const box of ['API key', 'Try it with curl']) {
+          const area = dialog.getByRole('textbox', { name: box })
+          const size = await area.evaluate((el) => ({
+            sw: el.scrollWidth,
+            cw: el.clientWidth,
+            sh: el.scrollHeight,
+            ch: el.clientHeight,
+            left: el.scrollLeft,
+          }))
+          expect(size.sw, box).toBeLessThanOrEqual(size.cw + 1)
+          expect(size.sh, box).toBeLessThanOrEqual(size.ch + 1)
+          expect(size.left, box).toBe(0)
+        }
+        const key = await dialog.getByRole('textbox', { name: 'API key' }).inputValue()
+        const curl = await dialog.getByRole('textbox', { name: 'Try it with curl' }).inputValue()
+        // what someone on another machine can run: the certificate as a file they download, no server path
+        expect(curl).toBe(
+          `curl --cacert anvil-cert.pem https://${new URL(t.url).host}/v1/hash/sha256 -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
+        )
+        if (name === 'first') {
+          const [download] = await Promise.all([
+            page.waitForEvent('download'),
+            dialog.getByRole('link', { name: 'anvil-cert.pem' }).click(),
+          ])
+          expect(download.suggestedFilename()).toBe('anvil-cert.pem')
+          const { readFile } = await import('node:fs/promises')
+          expect(await readFile((await download.path())!, 'utf8')).toBe(t.tls!.cert)
+          await shot(page, '08-phone-new-key')
+        }
+        expect(await widthProblems(page), 'new key dialog').toEqual([])
+        await dialog.getByRole('button', { name: 'Done, I have stored it' }).click()
+        await page.getByRole('rowheader', { name }).waitFor()
+      }
+      // the key list: one card per key, Rotate and Revoke on screen
+      expect(await widthProblems(page), 'keys').toEqual([])
+      const row = page.getByRole('row', { name: /second/ })
+      for (const action of ['Rotate', 'Revoke'])
+        await expect.poll(() => row.getByRole('button', { name: action }).isVisible()).toBe(true)
+      await shot(page, '08-phone-keys')
+      await page.goto(`${workspace}/usage`)
+      expect(await widthProblems(page), 'usage').toEqual([])
+      await shot(page, '08-phone-usage')
       expect(problems).toEqual([])
       await context.close()
     }, 120_000)

@@ -16,15 +16,17 @@ export async function tenant(app: FastifyInstance, email: string, ip?: string): 
   const client = new ConsoleClient(app, ip)
   const { workspace } = await client.signUp(email)
   const ws = `/console/api/workspaces/${workspace.id}`
-  const project = await client.call('POST', `${ws}/projects`, { name: 'web' })
-  expect(project.statusCode).toBe(200)
-  const projectId = project.json().data.id as string
-  const env = await client.call('POST', `${ws}/projects/${projectId}/environments`, {
-    name: 'production',
-    mode: 'live',
-  })
-  expect(env.statusCode).toBe(200)
-  const environmentId = env.json().data.id as string
+  // a new workspace starts with project "default" and its live environment "production"
+  const projects = await client.call('GET', `${ws}/projects`)
+  expect(projects.statusCode).toBe(200)
+  const [project] = projects.json().data.data as {
+    id: string
+    name: string
+    environments: { id: string; name: string; mode: string }[]
+  }[]
+  expect(project).toMatchObject({ name: 'default', environments: [{ name: 'production', mode: 'live' }] })
+  const projectId = project!.id
+  const environmentId = project!.environments[0]!.id
   const key = await client.call('POST', `${ws}/keys`, { environment_id: environmentId, name: 'main' })
   expect(key.statusCode).toBe(200)
   return {

@@ -160,7 +160,7 @@ describe("console authorization: another user's ids answer 404", () => {
     const projects = await victim.client.call('GET', `${API}/workspaces/${victim.workspaceId}/projects`)
     expect(projects.json().data.data).toEqual([
       expect.objectContaining({
-        name: 'web',
+        name: 'default',
         environments: [expect.objectContaining({ name: 'production' })],
       }),
     ])

@@ -133,7 +133,7 @@ describe('console pages', () => {
       method: 'POST',
       url: '/admin/keys',
       headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
-      payload: { workspace_id: me.workspaceId, project: 'web', name: 'metered', monthly_quota: 25_000 },
+      payload: { workspace_id: me.workspaceId, project: 'default', name: 'metered', monthly_quota: 25_000 },
     })
     expect(quota.statusCode).toBe(200)
     const rotated = await me.client.call('POST', `${ws}/keys/${old.id}/rotate`, { grace_seconds: 3600 })
@@ -256,11 +256,12 @@ describe('console pages', () => {
     expect(html`${{ value: '<script>' }}`.value).toBe('[object Object]')
   })
 
-  it('the curl line quotes the CA path for the shell', () => {
-    expect(curlExample('localhost:8443', 'anvil_live_x', "/data/it's/cert.pem")).toBe(
-      `curl --cacert '/data/it'\\''s/cert.pem' https://localhost:8443/v1/hash/sha256 -H 'Authorization: Bearer anvil_live_x' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
+  // the certificate as a file the reader saves beside them, never a path on the server's disk
+  it('the curl line names the downloadable certificate file, not a server path', () => {
+    expect(curlExample('localhost:8443', 'anvil_live_x', true)).toBe(
+      `curl --cacert anvil-cert.pem https://localhost:8443/v1/hash/sha256 -H 'Authorization: Bearer anvil_live_x' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
     )
-    expect(curlExample('api.example.com', 'k', null)).toMatch(
+    expect(curlExample('api.example.com', 'k', false)).toMatch(
       /^curl https:\/\/api\.example\.com\/v1\/hash\/sha256 /,
     )
   })

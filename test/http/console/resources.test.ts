@@ -62,7 +62,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
 
   it('projects and environments: created explicitly, a taken name is 409', async () => {
     const c = await start()
-    expect((await c.call('POST', `${ws()}/projects`, { name: 'web' })).json().error).toMatchObject({
+    expect((await c.call('POST', `${ws()}/projects`, { name: 'default' })).json().error).toMatchObject({
       code: 'ERR_CONFLICT',
       details: { issues: [{ path: 'name' }] },
     })
@@ -75,7 +75,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     expect(projects).toEqual([
       {
         id: me.projectId,
-        name: 'web',
+        name: 'default',
         created_at: new Date(T0).toISOString(),
         environments: [
           expect.objectContaining({ name: 'production', mode: 'live' }),
@@ -87,7 +87,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
 
   it("projects, environments and keys stop at the plan's caps with 409 ERR_CONFLICT {limit, max}", async () => {
     const c = await start()
-    // sign-up made project "web", environment "production" and key "main"
+    // sign-up made project "default" with environment "production"; the fixture made key "main"
     await t.runtime.store.updateWorkspace(me.workspaceId, {
       overrides: { max_projects: 2, max_environments: 3, max_keys: 2 },
     })
@@ -132,7 +132,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     expect(created.key).toMatch(/^anvil_live_[0-9A-Za-z]{36}$/)
     expect(created.prefix).toBe(created.key.slice(0, 17))
     expect(created.curl).toBe(
-      `curl --cacert '${t.dataDir}/tls/cert.pem' https://${HOST}/v1/hash/sha256 -H 'Authorization: Bearer ${created.key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
+      `curl --cacert anvil-cert.pem https://${HOST}/v1/hash/sha256 -H 'Authorization: Bearer ${created.key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
     )
     expect(created.details).toMatchObject({
       name: 'ci',
@@ -140,7 +140,7 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
       status: 'active',
       families: ['hash'],
       allowed_cidrs: ['10.0.0.0/8'],
-      project: { id: me.projectId, name: 'web' },
+      project: { id: me.projectId, name: 'default' },
       environment: { id: me.environmentId, name: 'production' },
       last_used_at: null,
     })

@@ -88,5 +88,35 @@ if (!haveChromium && process.env.CI === 'true') {
       expect(errors).toEqual([])
       await context.close()
     }, 90_000)
+
+    // The client sends Accept: application/json, application/octet-stream (JSON first): negotiation
+    // answers the documented JSON, where a check for "octet-stream anywhere" answered bytes ("Binary file")
+    it('"Test Request" on hash shows the JSON answer its example documents', async () => {
+      const context = await browser.newContext({
+        ignoreHTTPSErrors: true,
+        viewport: { width: 1400, height: 1000 },
+      })
+      const page = await context.newPage()
+      const accepts: string[] = []
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().includes('/v1/hash/')) accepts.push(r.headers().accept ?? '')
+      })
+      await page.goto(`${t.url}/docs/#tag/hash/POST/v1/hash/{algorithm}`)
+      const open = page.getByRole('button', { name: /Test Request\s*\(post \/v1\/hash\/\{algorithm\}\)/ })
+      await expect.poll(() => open.count(), { timeout: 30_000 }).toBeGreaterThan(0)
+      await open.click()
+      const client = page.getByRole('dialog', { name: 'API Client' })
+      await client.getByRole('textbox', { name: 'Bearer Token' }).fill(t.key)
+      await client.getByRole('button', { name: /^Send/ }).first().click()
+      await expect.poll(() => client.innerText(), { timeout: 30_000 }).toContain('"digest"')
+      const shown = await client.innerText()
+      await page.screenshot({ path: `${ARTIFACTS}docs-try-hash.png` })
+      expect(accepts.length).toBeGreaterThan(0)
+      expect(accepts[0]).toMatch(/application\/json.*application\/octet-stream/)
+      expect(shown).toContain('200 OK')
+      expect(shown).toContain('"ok": true')
+      expect(shown).not.toMatch(/Binary file/i)
+      await context.close()
+    }, 90_000)
   })
 }

@@ -276,5 +276,9 @@ describe('docs/examples against a real gateway', () => {
     expect(differences({ id: 'job_…', at: '…' }, { id: 'job_1', at: 3 })).toEqual([])
     expect(differences({ id: 'job_…' }, { id: 'key_1' })).toHaveLength(1)
     expect(differences({ a: 1 }, { a: 1, b: 2 })).toEqual(['$.b: not in the example'])
+    // an array cut short: the items shown, then any more
+    expect(differences([1, 2, '…'], [1, 2, 3, 4])).toEqual([])
+    expect(differences([1, 2, '…'], [1, 3, 4])).toHaveLength(1)
+    expect(differences([1, 2, '…'], [1])).toHaveLength(1)
   })
 })

@@ -136,7 +136,14 @@ function showKey(data) {
     { once: true },
   )
   dialog.showModal()
+  // shown whole: each box grows to its text, wrapped at the dialog's width (a phone's too)
+  for (const id of ['new-key', 'new-curl']) fitToContent(document.getElementById(id))
   document.getElementById('new-key').select()
+}
+
+function fitToContent(area) {
+  area.style.height = 'auto'
+  area.style.height = `${area.scrollHeight + area.offsetHeight - area.clientHeight}px`
 }
 
 async function onSuccess(form, data) {

@@ -132,7 +132,7 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
         auth,
         workspace: view,
         section: 'keys',
-        body: keysBody(view, projects, keys, older),
+        body: keysBody(view, projects, keys, older, deps.caCertPath !== null),
       })
     },
   )

@@ -1,4 +1,5 @@
 import { FAMILIES } from '../../../limits/families.ts'
+import { CERTIFICATE_FILE } from '../curl.ts'
 import type { KeyView, ProjectView, WorkspaceView } from '../views.ts'
 import { html, type SafeHtml } from './html.ts'
 import { when } from './layout.ts'
@@ -99,12 +100,12 @@ function keyRow(workspaceId: string, key: KeyView): SafeHtml {
   const live = key.status === 'active' || key.status === 'rotated'
   return html`<tr data-key-id="${key.id}">
   <th scope="row">${key.name ?? html`<span class="muted">unnamed</span>`}</th>
-  <td><code>${key.prefix}…</code>${lineage(key)}</td>
-  <td>${key.project.name} / ${key.environment.name}</td>
-  <td>${scope(key)}</td>
-  <td>${when(key.created_at)}</td>
-  <td>${when(key.last_used_at, 'Never')}</td>
-  <td><span class="status status-${key.status}">${STATUS_TEXT[key.status]}</span>${key.status === 'rotated' || (key.status === 'active' && key.expires_at) ? html`<br><small>until ${when(key.expires_at)}</small>` : ''}</td>
+  <td data-label="Key"><code>${key.prefix}…</code>${lineage(key)}</td>
+  <td data-label="Environment">${key.project.name} / ${key.environment.name}</td>
+  <td data-label="Scope">${scope(key)}</td>
+  <td data-label="Created">${when(key.created_at)}</td>
+  <td data-label="Last used">${when(key.last_used_at, 'Never')}</td>
+  <td data-label="Status"><span class="status status-${key.status}">${STATUS_TEXT[key.status]}</span>${key.status === 'rotated' || (key.status === 'active' && key.expires_at) ? html`<br><small>until ${when(key.expires_at)}</small>` : ''}</td>
   <td class="actions">
     ${key.status === 'active' ? html`<button type="button" class="secondary" data-open="rotate-dialog" data-api="${base}/rotate" data-label="${label}">Rotate</button>` : ''}
     ${live ? html`<button type="button" class="danger" data-open="revoke-dialog" data-api="${base}/revoke" data-label="${label}">Revoke</button>` : ''}
@@ -112,23 +113,24 @@ function keyRow(workspaceId: string, key: KeyView): SafeHtml {
 </tr>`
 }
 
-function dialogs(): SafeHtml {
+function dialogs(selfSigned: boolean): SafeHtml {
   return html`<dialog id="key-dialog" aria-labelledby="key-dialog-title">
   <h2 id="key-dialog-title">Your new API key</h2>
   <p><strong>Copy it now: this is the only time it is shown.</strong> Anvil keeps only a hash of it.</p>
   <div class="field">
     <label for="new-key">API key</label>
     <div class="copy-row">
-      <input id="new-key" readonly spellcheck="false" autocomplete="off">
+      <textarea id="new-key" class="whole" readonly rows="1" spellcheck="false" autocomplete="off"></textarea>
       <button type="button" data-copy="new-key">Copy key</button>
     </div>
   </div>
   <div class="field">
     <label for="new-curl">Try it with curl</label>
     <div class="copy-row">
-      <textarea id="new-curl" readonly rows="4" spellcheck="false"></textarea>
+      <textarea id="new-curl" class="whole" readonly rows="4" spellcheck="false"></textarea>
       <button type="button" data-copy="new-curl">Copy command</button>
     </div>
+    ${selfSigned ? html`<p class="hint">This gateway uses a self-signed certificate: save <a href="/console/certificate.pem" download="${CERTIFICATE_FILE}">${CERTIFICATE_FILE}</a> in the directory you run curl from.</p>` : ''}
   </div>
   <p class="copy-status" role="status"></p>
   <form method="dialog"><button type="submit">Done, I have stored it</button></form>
@@ -171,7 +173,8 @@ export function keysBody(
   workspace: WorkspaceView,
   projects: ProjectView[],
   keys: KeyView[],
-  olderThan?: string,
+  olderThan: string | undefined,
+  selfSigned: boolean,
 ): SafeHtml {
   const wid = encodeURIComponent(workspace.id)
   return html`<h1>API keys</h1>
@@ -184,12 +187,12 @@ export function keysBody(
   ${
     keys.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<div class="table-wrap"><table class="keys">
+      : html`<div class="table-wrap"><table class="keys stack">
     <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${keys.map((k) => keyRow(workspace.id, k))}</tbody>
   </table></div>`
   }
   ${olderThan ? html`<p><a rel="next" href="/console/workspaces/${wid}/keys?starting_after=${encodeURIComponent(olderThan)}">Older keys</a></p>` : ''}
 </section>
-${dialogs()}`
+${dialogs(selfSigned)}`
 }

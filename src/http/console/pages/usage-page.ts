@@ -77,14 +77,14 @@ export function usageBody(workspaceId: string, usage: UsageView, currentMonth: s
   ${
     usage.keys.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<div class="table-wrap"><table>
+      : html`<div class="table-wrap"><table class="stack">
     <thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">Status</th><th scope="col" class="num">Requests</th><th scope="col" class="num">Refused (rate)</th><th scope="col" class="num">Refused (quota)</th><th scope="col" class="num">Share of quota</th></tr></thead>
     <tbody>${usage.keys.map(
       (k) => html`<tr data-key-id="${k.id}">
       <th scope="row"><code>${k.prefix}…</code>${k.name ? html` ${k.name}` : ''}</th>
-      <td>${k.environment}</td><td>${k.status}</td>
-      <td class="num" data-testid="key-requests">${number(k.requests)}</td><td class="num">${number(k.refused_rate)}</td><td class="num">${number(k.refused_quota)}</td>
-      <td class="num">${percent(k.requests, ws.monthly_quota)}</td>
+      <td data-label="Environment">${k.environment}</td><td data-label="Status">${k.status}</td>
+      <td class="num" data-label="Requests" data-testid="key-requests">${number(k.requests)}</td><td class="num" data-label="Refused (rate)">${number(k.refused_rate)}</td><td class="num" data-label="Refused (quota)">${number(k.refused_quota)}</td>
+      <td class="num" data-label="Share of quota">${percent(k.requests, ws.monthly_quota)}</td>
     </tr>`,
     )}</tbody>
   </table></div>`

@@ -13,6 +13,7 @@ import type { Session, User } from '../../../accounts/store/types.ts'
 import { AppError } from '../../../errors.ts'
 import { defineRoute } from '../../define-route.ts'
 import type { ConsoleDeps } from '../context.ts'
+import { createConsoleWorkspace } from '../new-workspace.ts'
 import { workspaceView } from '../views.ts'
 import { sessionSchema, signInBody, signUpBody, workspaceSchema } from './schemas.ts'
 
@@ -45,7 +46,7 @@ function sessionView(user: Pick<User, 'id' | 'email' | 'created_at'>, session: S
 // Sign-up, sign-in, sign-out and the current session. Passwords go to scrypt and nowhere else: they
 // are not stored, returned, logged or echoed in an error.
 export async function accountRoutes(app: FastifyInstance, { deps }: { deps: ConsoleDeps }): Promise<void> {
-  const { accounts, sessions, store, clock } = deps
+  const { accounts, sessions, clock } = deps
   // an unknown email costs the same scrypt as a known one, so timing does not tell them apart
   const dummyHash = hashPassword(randomBytes(16).toString('hex'))
 
@@ -73,7 +74,7 @@ export async function accountRoutes(app: FastifyInstance, { deps }: { deps: Cons
           issues: [{ path: 'email', message: 'is already registered' }],
         })
       }
-      const workspace = await store.createWorkspace({ name: body.workspace_name, plan: deps.defaultPlan })
+      const workspace = await createConsoleWorkspace(deps, body.workspace_name)
       await accounts.addMembership({
         user_id: user.id,
         workspace_id: workspace.id,

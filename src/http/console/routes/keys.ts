@@ -39,7 +39,7 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
       id: record.id,
       key,
       prefix: record.prefix,
-      curl: curlExample(publicHost(request), key, deps.caCertPath),
+      curl: curlExample(publicHost(request), key, deps.caCertPath !== null),
       details: details!,
     }
   }

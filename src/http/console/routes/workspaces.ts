@@ -4,6 +4,7 @@ import { defineRoute } from '../../define-route.ts'
 import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../../pagination.ts'
 import { ownedWorkspace } from '../access.ts'
 import type { ConsoleDeps } from '../context.ts'
+import { createConsoleWorkspace } from '../new-workspace.ts'
 import { usageView, workspaceView } from '../views.ts'
 import { createWorkspaceBody, usageQuery, usageSchema, workspaceParams, workspaceSchema } from './schemas.ts'
 
@@ -63,7 +64,7 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
           limit: deps.maxWorkspaces,
         })
       }
-      const workspace = await store.createWorkspace({ name: body.name, plan: deps.defaultPlan })
+      const workspace = await createConsoleWorkspace(deps, body.name)
       // the membership dates from the workspace: the list, by membership, is then by creation too
       await accounts.addMembership({
         user_id: request.consoleAuth!.user.id,
