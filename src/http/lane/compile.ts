@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify'
 import type { OpName } from '../../ops/registry.ts'
 import type { AccessRule, Security } from '../hooks/access.ts'
+import type { RouteSeries } from '../hooks/record.ts'
 
 // What the lane does for one route, decided once when the route registers, from what the route declares: the
 // steps a route does not declare are not in its lane, so they cost its requests nothing.
@@ -12,6 +13,8 @@ export interface Lane {
   rule: AccessRule | undefined
   // the op the route runs: decided (inline, pool, stream) and admitted before its body is read
   op: OpName | undefined
+  // the route's request counts and durations (src/http/hooks/record.ts), on the listener that records them
+  series: RouteSeries | undefined
   // JSON answers compressed and large answers sliced (lane/answer.ts): the public listener's; the admin
   // listener's operator calls are answered as they are
   shape: boolean
@@ -35,6 +38,7 @@ export function compileLane(
     security,
     rule: ruleOf(security),
     op: route.config?.op,
+    series: undefined,
     shape,
   }
 }

@@ -38,8 +38,9 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
 
   // after the access plugin's onRoute (which checks and records the route's rule): its lane
   app.addHook('onRoute', function buildLane(route: RouteOptions) {
-    route.config = { ...route.config, lane: compileLane(route, app.access.ruleOf, options.shapeAnswers) }
-    recorder?.initRoute(route)
+    const lane = compileLane(route, app.access.ruleOf, options.shapeAnswers)
+    lane.series = recorder?.initRoute(route)
+    route.config = { ...route.config, lane }
   })
 
   app.addHook('onRequest', function enterLane(request, reply, done) {
@@ -77,10 +78,11 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
 
   app.addHook('onResponse', function leaveLane(request, reply, done) {
     // record: metrics and the access line; "last used" for the key
-    recorder?.record(request, reply)
+    const lane = request.routeConfig?.lane
+    recorder?.record(request, reply, lane?.series)
     touchKey?.(request)
     // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded)
-    const settle = request.routeConfig?.lane?.rule?.settle
+    const settle = lane?.rule?.settle
     if (settle === undefined) return done()
     settle(request, reply, done)
   })
