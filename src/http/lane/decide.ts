@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
+import { decideExecution, declaredBodyBytes, type Execution } from '../../exec/decide.ts'
 import { failureError } from '../../exec/pool-failure.ts'
 import type { OpName } from '../../ops/registry.ts'
 
@@ -32,7 +32,9 @@ export function decideAndAdmit(
     declaredBytes: declaredBodyBytes(headers, request.raw.httpVersionMajor),
     contentType,
   })
-  const execution = { ...decision, reservation: null }
+  // the decision is the request's: its place on the pool, if it takes one, is kept beside it
+  const execution = decision as Execution
+  execution.reservation = null
   request.execution = execution
   // one over the plan's limit is the parser's to refuse (413) at once; other media types its to refuse (415)
   const over = decision.declaredBytes !== undefined && decision.declaredBytes > request.bodyLimit
@@ -48,7 +50,7 @@ export function decideAndAdmit(
   // an HTTP/2 body past its deadline gives its place (or its turn) back at once, and is answered 408
   const deadline = request.bodyDeadline
   deadline?.addEventListener('abort', () => dispatcher.cancel(ctx, reservation), { once: true })
-  execution.reservation = reservation as never
+  execution.reservation = reservation
   admitted.then((ok) => {
     if (ok) return done()
     if (deadline?.aborted) return done(deadline.reason as Error)
