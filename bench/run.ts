@@ -2,8 +2,8 @@ import { compression } from './compression.ts'
 import { diffMemoryScenario } from './diff-memory.ts'
 import { dispatch } from './dispatch.ts'
 import { isolation, isolationStream } from './isolation.ts'
-import { jsonDiffScenario } from './json-diff.ts'
-import { jsonFormatScenario } from './json-format.ts'
+import { jsonDiffLargeScenario, jsonDiffScenario } from './json-diff.ts'
+import { jsonFormatInputScenario, jsonFormatScenario } from './json-format.ts'
 import { runInfo, writeReport } from './lib/report.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { type ScenarioOutcome, verdict } from './lib/verdict.ts'
@@ -25,7 +25,9 @@ const SCENARIOS: Scenario[] = [
   redisDecision,
   rateLimitStacks,
   jsonDiffScenario,
+  jsonDiffLargeScenario,
   jsonFormatScenario,
+  jsonFormatInputScenario,
   streamScenario,
   compression,
   tracingCost,

@@ -1,5 +1,7 @@
 import { join } from 'node:path'
+import { Redis } from 'ioredis'
 import { startRedis } from '../test/helpers/redis-server.ts'
+import { prepareBaseTree } from './lib/base-tree.ts'
 import { type LoadOptions, type LoadResult, load, median } from './lib/load.ts'
 import { cpuMicros } from './lib/proc-cpu.ts'
 import { startGateway, startNode } from './lib/processes.ts'
@@ -16,6 +18,14 @@ export function clean(label: string, r: LoadResult): LoadResult {
   return r
 }
 
+export interface TargetOptions {
+  // concurrent connections of the load (autocannon's default here is 32)
+  connections?: number
+  // a cumulative count read before and after each measured round (e.g. a Redis server's EVALSHA calls),
+  // reported per request
+  count?: () => Promise<number>
+}
+
 // Requests per second are at the mercy of whatever else shares the machine; CPU time per request of
 // the server (and of Redis) much less so, so each measured round also reads the CPU each process used
 // (from /proc) and divides it by the round's requests. Figures are medians over the rounds.
@@ -24,31 +34,51 @@ export class Target {
   url: string
   headers: Record<string, string>
   rps: number[] = []
+  p50: number[] = []
   p99: number[] = []
+  // the count option's increase per request, per measured round
+  counted: number[] = []
   #pids: (number | undefined)[]
   // per process, µs of CPU per request in each measured round
   #cpu: number[][]
+  #options: TargetOptions
 
-  constructor(label: string, url: string, headers: Record<string, string>, pids: (number | undefined)[]) {
+  constructor(
+    label: string,
+    url: string,
+    headers: Record<string, string>,
+    pids: (number | undefined)[],
+    options: TargetOptions = {},
+  ) {
     this.label = label
     this.url = url
     this.headers = headers
     this.#pids = pids
     this.#cpu = pids.map(() => [])
+    this.#options = options
   }
 
   async run(body: string, options: Partial<LoadOptions>, measured: boolean): Promise<void> {
+    const counted = measured ? await this.#options.count?.() : undefined
     const before = this.#pids.map(cpuMicros)
     const r = clean(
       this.label,
-      await load({ url: `${this.url}/v1/hash/sha256`, headers: this.headers, body, ...options }),
+      await load({
+        url: `${this.url}/v1/hash/sha256`,
+        headers: this.headers,
+        body,
+        ...(this.#options.connections ? { connections: this.#options.connections } : {}),
+        ...options,
+      }),
     )
     const after = this.#pids.map(cpuMicros)
     if (measured) {
       this.rps.push(r.rps)
+      this.p50.push(r.p50)
       this.p99.push(r.p99)
       for (const [i, b] of before.entries())
         this.#cpu[i]!.push(((after[i] ?? Number.NaN) - (b ?? Number.NaN)) / r.requests)
+      if (counted !== undefined) this.counted.push(((await this.#options.count!()) - counted) / r.requests)
     }
   }
 
@@ -71,6 +101,13 @@ export class Target {
       if (Number.isFinite(perRequest))
         rows.push({ label: `  ${name}`, value: perRequest, unit: 'µs CPU/request' })
     }
+    if (this.counted.length) {
+      rows.push({
+        label: '  decisions per Redis call',
+        value: 1 / median(this.counted),
+        unit: 'requests/EVALSHA',
+      })
+    }
     return rows
   }
 }
@@ -80,78 +117,190 @@ export async function alternate(targets: Target[], body: string): Promise<void> 
   for (let i = 0; i < ROUNDS; i++) for (const t of targets) await t.run(body, { duration: SECONDS }, true)
 }
 
-// small-hash again, but the gateway keeps its keys, caps and quotas in Redis (one EVALSHA per
-// request, auto-pipelined), against bare Fastify with the same handler and TLS setup, and against the floor
-// on Redis (bench/baselines/floor-redis.ts: bare Fastify plus the key check, the same consume.lua call and
-// the three headers); the embedded gateway runs in the same rounds for reference.
+// EVALSHA calls a redis-server has answered so far (INFO commandstats)
+export function evalshaCalls(client: Redis): () => Promise<number> {
+  return async () => {
+    const m = /cmdstat_evalsha:calls=(\d+)/.exec(String(await client.info('commandstats')))
+    return m ? Number(m[1]) : 0
+  }
+}
+
+// The load of the Redis figures (issue 26: "16 connections"), and the sweep of docs/decisions.md
+const CONNECTIONS = 16
+const SWEEP = [1, 64]
+
+// small-hash again, but the gateway keeps its keys, caps and quotas in Redis (the decisions of each
+// event-loop turn batched into one call, src/store/redis/consume-batch.ts), against bare Fastify with the
+// same handler and TLS setup, and against two floors on Redis (bench/baselines/floor-redis.ts: bare
+// Fastify plus the key check, consume.lua and the three headers; one call per request, and batched as the
+// gateway batches); the embedded gateway runs in the same rounds, for the p99 comparison and for what
+// Redis costs the gateway (gateway on Redis − embedded). With BENCH_BASE_REF (a commit, e.g. the one
+// before batching) that commit's gateway on the same Redis runs in the same rounds too. Then the gateway
+// on Redis and embedded at 1 and 64 connections: the cost per decision and the latency at each load.
 export const smallHashRedis: Scenario = {
   name: 'small-hash-redis',
-  title: 'Small sha256 through the gateway on Redis vs bare Fastify TLS (Node CPU per request)',
-  // issue 18: gateway Node CPU per request on Redis ≤ 1.25× bare Fastify TLS, and embedded ≤ Redis
+  title:
+    'Small sha256 through the gateway on Redis vs bare Fastify TLS (Node CPU per request, 16 connections)',
+  // issue 26: gateway Node CPU per request on Redis ≤ 1.4× bare Fastify TLS
   target: {
-    ratio: 0.8,
-    text: 'gateway (Redis) Node CPU per request ≤ 1.25× bare Fastify TLS (ratio = bare ÷ gateway CPU ≥ 0.8)',
+    ratio: 1 / 1.4,
+    text: 'gateway (Redis) Node CPU per request ≤ 1.4× bare Fastify TLS (ratio = bare ÷ gateway CPU ≥ 0.714)',
   },
   async run() {
     const redis = await startRedis()
+    const stats = new Redis(redis.url)
+    const baseRef = process.env.BENCH_BASE_REF
+    const base = baseRef ? await prepareBaseTree(baseRef) : undefined
+    // the base commit's gateway gets a redis-server of its own (both would bootstrap the same keys)
+    const redisBefore = base ? await startRedis() : undefined
+    const statsBefore = redisBefore ? new Redis(redisBefore.url) : undefined
     const level = process.env.BENCH_LOG_LEVEL ?? 'info'
-    const onRedis = await startGateway({ LOG_LEVEL: level, REDIS_URL: redis.url })
-    const embedded = await startGateway({ LOG_LEVEL: level })
-    const dataDir = /data dir:\s+(\S+)/.exec(onRedis.output())![1]!
-    const tls = {
-      TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'),
-      TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
+    const running: { stop(): Promise<void> }[] = []
+    const started = <T extends { stop(): Promise<void> }>(r: T): T => {
+      running.push(r)
+      return r
     }
-    const bare = await startNode('bench/baselines/bare-fastify.ts', tls, /READY (https:\/\/\S+)/)
-    const floor = await startNode(
-      'bench/baselines/floor-redis.ts',
-      { ...tls, API_KEY: onRedis.key, REDIS_URL: redis.url },
-      /READY (https:\/\/\S+)/,
-    )
-    const json = { 'content-type': 'application/json' }
-    const targets = [
-      new Target('bare Fastify TLS', bare.url, json, [bare.child.pid]),
-      new Target(
-        'floor on Redis: bare + key lookup + consume.lua + headers',
-        floor.url,
-        {
-          ...json,
-          authorization: `Bearer ${onRedis.key}`,
-        },
-        [floor.child.pid, redis.child.pid],
-      ),
-      new Target('Anvil gateway (Redis)', onRedis.url, { ...json, authorization: `Bearer ${onRedis.key}` }, [
-        onRedis.child.pid,
-        redis.child.pid,
-      ]),
-      new Target(
-        'Anvil gateway (embedded)',
-        embedded.url,
-        { ...json, authorization: `Bearer ${embedded.key}` },
-        [embedded.child.pid],
-      ),
-    ]
     try {
-      await alternate(targets, JSON.stringify({ input: 'hello world' }))
-    } finally {
-      await Promise.all([onRedis.stop(), embedded.stop(), bare.stop(), floor.stop()])
-      await redis.stop()
-    }
-    const [b, f, r, e] = targets as [Target, Target, Target, Target]
-    return {
-      rows: [
+      const onRedis = started(await startGateway({ LOG_LEVEL: level, REDIS_URL: redis.url }))
+      const embedded = started(await startGateway({ LOG_LEVEL: level }))
+      const before =
+        base && redisBefore
+          ? started(await startGateway({ LOG_LEVEL: level, REDIS_URL: redisBefore.url }, base))
+          : undefined
+      const dataDir = /data dir:\s+(\S+)/.exec(onRedis.output())![1]!
+      const tls = {
+        TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'),
+        TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
+      }
+      const ready = /READY (https:\/\/\S+)/
+      const bare = started(await startNode('bench/baselines/bare-fastify.ts', tls, ready))
+      const floorEnv = { ...tls, API_KEY: onRedis.key, REDIS_URL: redis.url }
+      const floor = started(await startNode('bench/baselines/floor-redis.ts', floorEnv, ready))
+      const floorBatched = started(
+        await startNode('bench/baselines/floor-redis.ts', { ...floorEnv, FLOOR_BATCH: '1' }, ready),
+      )
+      const json = { 'content-type': 'application/json' }
+      const key = (k: string) => ({ ...json, authorization: `Bearer ${k}` })
+      const calls = evalshaCalls(stats)
+      const at = (connections: number) => ({ connections })
+      const onRedisAt = (connections: number, label = 'Anvil gateway (Redis)') =>
+        new Target(label, onRedis.url, key(onRedis.key), [onRedis.child.pid, redis.child.pid], {
+          connections,
+          count: calls,
+        })
+      const embeddedAt = (connections: number, label = 'Anvil gateway (embedded)') =>
+        new Target(label, embedded.url, key(embedded.key), [embedded.child.pid], at(connections))
+      const targets = [
+        new Target('bare Fastify TLS', bare.url, json, [bare.child.pid], at(CONNECTIONS)),
+        new Target(
+          'floor on Redis, a call per request: bare + key lookup + consume.lua + headers',
+          floor.url,
+          key(onRedis.key),
+          [floor.child.pid, redis.child.pid],
+          { connections: CONNECTIONS, count: calls },
+        ),
+        new Target(
+          'floor on Redis, batched',
+          floorBatched.url,
+          key(onRedis.key),
+          [floorBatched.child.pid, redis.child.pid],
+          { connections: CONNECTIONS, count: calls },
+        ),
+        onRedisAt(CONNECTIONS),
+        embeddedAt(CONNECTIONS),
+        ...(before && base && redisBefore && statsBefore
+          ? [
+              new Target(
+                `Anvil gateway (Redis) at ${base.commit.slice(0, 7)}`,
+                before.url,
+                key(before.key),
+                [before.child.pid, redisBefore.child.pid],
+                { connections: CONNECTIONS, count: evalshaCalls(statsBefore) },
+              ),
+            ]
+          : []),
+      ]
+      const body = JSON.stringify({ input: 'hello world' })
+      await alternate(targets, body)
+      const beforeAt = (connections: number) =>
+        before && base && redisBefore && statsBefore
+          ? [
+              new Target(
+                `Anvil gateway (Redis) at ${base.commit.slice(0, 7)}, ${connections} connection${connections === 1 ? '' : 's'}`,
+                before.url,
+                key(before.key),
+                [before.child.pid, redisBefore.child.pid],
+                { connections, count: evalshaCalls(statsBefore) },
+              ),
+            ]
+          : []
+      const sweep = SWEEP.map((c) => [
+        onRedisAt(c, `Anvil gateway (Redis), ${c} connection${c === 1 ? '' : 's'}`),
+        embeddedAt(c, `Anvil gateway (embedded), ${c} connection${c === 1 ? '' : 's'}`),
+        ...beforeAt(c),
+      ])
+      await alternate(sweep.flat(), body)
+      const [b, f, fb, r, e] = targets as [Target, Target, Target, Target, Target]
+      const old = targets[5]
+      const rows: ScenarioRow[] = [
         ...b.rows(['server']),
         ...f.rows(['server', 'redis-server']),
+        ...fb.rows(['server', 'redis-server']),
         ...r.rows(['gateway', 'redis-server']),
         ...e.rows(['gateway']),
-        { label: 'gateway (Redis) ÷ bare, Node CPU', value: r.cpu() / b.cpu(), unit: '× (target ≤ 1.25)' },
-        { label: 'floor (Redis) ÷ bare, Node CPU', value: f.cpu() / b.cpu(), unit: '×' },
-        { label: 'gateway (Redis) ÷ floor (Redis), Node CPU', value: r.cpu() / f.cpu(), unit: '×' },
+        ...(old ? old.rows(['gateway', 'redis-server']) : []),
+        { label: 'gateway (Redis) ÷ bare, Node CPU', value: r.cpu() / b.cpu(), unit: '× (target ≤ 1.4)' },
+        {
+          label: 'Redis share: (gateway Redis − embedded) ÷ bare, Node CPU',
+          value: (r.cpu() - e.cpu()) / b.cpu(),
+          unit: '×',
+        },
+        { label: 'redis-server CPU per request (gateway)', value: r.cpu(1), unit: 'µs (target ≤ 8)' },
+        { label: 'p99 Redis ÷ p99 embedded', value: median(r.p99) / median(e.p99), unit: '× (target ≤ 1.5)' },
+        { label: 'floor (a call per request) ÷ bare, Node CPU', value: f.cpu() / b.cpu(), unit: '×' },
+        { label: 'floor (batched) ÷ bare, Node CPU', value: fb.cpu() / b.cpu(), unit: '×' },
+        { label: 'gateway (Redis) ÷ floor (batched), Node CPU', value: r.cpu() / fb.cpu(), unit: '×' },
         { label: 'gateway (embedded) ÷ bare, Node CPU', value: e.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
         { label: 'embedded ÷ Redis, Node CPU', value: e.cpu() / r.cpu(), unit: '× (target ≤ 1)' },
         { label: 'gateway (Redis) ÷ bare, req/s', value: median(r.rps) / median(b.rps), unit: '×' },
-      ],
-      ratio: b.cpu() / r.cpu(),
+      ]
+      if (old) {
+        rows.push(
+          { label: 'gateway (Redis) ÷ before, Node CPU', value: r.cpu() / old.cpu(), unit: '×' },
+          { label: 'gateway (Redis) ÷ before, redis-server CPU', value: r.cpu(1) / old.cpu(1), unit: '×' },
+          { label: 'gateway (Redis) ÷ before, p99', value: median(r.p99) / median(old.p99), unit: '×' },
+        )
+      }
+      // autocannon's latencies are whole milliseconds: one connection's latency is read as 1 ÷ req/s
+      const latency = (t: Target, connections: number) =>
+        connections === 1
+          ? `mean ${(1000 / median(t.rps)).toFixed(3)} ms`
+          : `p50 ${median(t.p50).toFixed(2)} ms, p99 ${median(t.p99).toFixed(2)} ms`
+      for (const [i, [sr, se, sb]] of sweep.entries()) {
+        const c = SWEEP[i]!
+        const ratio = (x: Target, y: Target) =>
+          c === 1 ? median(y.rps) / median(x.rps) : median(x.p99) / median(y.p99)
+        rows.push(...sr!.rows(['gateway', 'redis-server']), ...se!.rows(['gateway']), {
+          label: `  latency Redis ÷ embedded (${c === 1 ? 'mean' : 'p99'})`,
+          value: ratio(sr!, se!),
+          unit: `× (${latency(sr!, c)} vs ${latency(se!, c)})`,
+        })
+        if (sb) {
+          rows.push(...sb.rows(['gateway', 'redis-server']), {
+            label: `  latency Redis ÷ before (${c === 1 ? 'mean' : 'p99'})`,
+            value: ratio(sr!, sb),
+            unit: `× (${latency(sr!, c)} vs ${latency(sb, c)})`,
+          })
+        }
+      }
+      return { rows, ratio: b.cpu() / r.cpu() }
+    } finally {
+      await Promise.all(running.map((x) => x.stop()))
+      stats.disconnect()
+      statsBefore?.disconnect()
+      await redis.stop()
+      await redisBefore?.stop()
+      await base?.remove()
     }
   },
 }

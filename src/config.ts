@@ -148,6 +148,9 @@ export const envSchema = z
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     // Idempotency-Key records: how long a create's response is replayed (src/http/hooks/idempotency.ts)
     IDEMPOTENCY_TTL_SECONDS: positiveInt.default(86_400),
+    // a kept answer's body over this is kept as its digest; what one scope's answers may weigh
+    IDEMPOTENCY_MAX_ANSWER_BYTES: positiveInt.default(16 * 1024),
+    IDEMPOTENCY_MAX_SCOPE_BYTES: positiveInt.default(4 * 1024 * 1024),
     // developer console (src/http/console/)
     CONSOLE_MAX_WORKSPACES: positiveInt.default(10),
     // browsers allowed to call /v1 cross-origin (src/http/hooks/cors.ts)
@@ -200,6 +203,9 @@ export interface Config {
   corsAllowedOrigins: AllowedOrigins
   // how long a response kept under an Idempotency-Key is replayed
   idempotencyTtlSeconds: number
+  // what an Idempotency-Key record may hold: one answer's body, and all the answers of one scope
+  idempotencyMaxAnswerBytes: number
+  idempotencyMaxScopeBytes: number
   pools: PoolsConfig
   jobs: JobsConfig
   // OTLP trace export; undefined: tracing off (no OpenTelemetry module is loaded)
@@ -258,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: e.BOOTSTRAP,
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     idempotencyTtlSeconds: e.IDEMPOTENCY_TTL_SECONDS,
+    idempotencyMaxAnswerBytes: e.IDEMPOTENCY_MAX_ANSWER_BYTES,
+    idempotencyMaxScopeBytes: e.IDEMPOTENCY_MAX_SCOPE_BYTES,
     pools: {
       warm: e.POOL_WARM,
       admissionWaitMs: e.POOL_ADMISSION_WAIT_MS,

@@ -75,6 +75,12 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'This Idempotency-Key was used with a different request.',
   },
+  ERR_IDEMPOTENCY_NOT_REPLAYABLE: {
+    status: 409,
+    type: 'invalid_request',
+    message:
+      'The request with this Idempotency-Key was processed, but its answer was too large to keep and cannot be replayed.',
+  },
   ERR_REQUEST_TIMEOUT: {
     status: 408,
     type: 'invalid_request',

@@ -15,6 +15,7 @@ import { InvalidKeyLimiter } from './keys/invalid-key-limiter.ts'
 import { KeyVerifier } from './keys/verify.ts'
 import { VERSION } from './lib/version.ts'
 import { sourceCommit } from './observability/build-info.ts'
+import { errorSerializers } from './observability/log-errors.ts'
 import { type LogSink, openLogSink } from './observability/logger.ts'
 import { createMetrics, createProcessRegistry, type Metrics } from './observability/metrics.ts'
 import { createRedisMetrics, registerRedisUp } from './observability/redis-metrics.ts'
@@ -26,6 +27,10 @@ import type { Tracing } from './tracing/types.ts'
 
 // client addresses the invalid-key limiter tracks at once (least recently seen forgotten first): ~10 MB
 const INVALID_KEY_ADDRESSES = 100_000
+// store look-ups an address over the invalid-key limit may still spend per window on keys that turn out
+// invalid (valid ones cost nothing): a misconfigured script's few bad keys do not lock out the valid keys
+// of everyone behind the same address (src/keys/invalid-key-limiter.ts)
+const INVALID_KEY_LOOKUPS = 5
 
 // Everything a gateway process opens at boot, closed in reverse order at shutdown.
 export interface Runtime {
@@ -79,11 +84,18 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     dataDir: config.dataDir,
   }
   const logSink = openLogSink()
-  const storeLog = pino({ level: config.logLevel, base: { component: 'store' } }, logSink.stream)
+  const storeLog = pino(
+    { level: config.logLevel, base: { component: 'store' }, serializers: errorSerializers },
+    logSink.stream,
+  )
   const metrics = createMetrics({ commit: sourceCommit(config.commit) })
   // first, so that everything opened after it can be traced; undefined (and never imported) when off
   const tracingLog =
-    config.tracing && pino({ level: config.logLevel, base: { component: 'tracing' } }, logSink.stream)
+    config.tracing &&
+    pino(
+      { level: config.logLevel, base: { component: 'tracing' }, serializers: errorSerializers },
+      logSink.stream,
+    )
   const tracing = await openTracing(config.tracing, 'anvil-gateway', VERSION, (level, message, detail) =>
     tracingLog?.[level](detail, message),
   )
@@ -104,7 +116,11 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     cacheTtlMs: config.keyCache.ttlMs,
     negativeCacheSize: config.keyCache.negativeSize,
     negativeCacheTtlMs: config.keyCache.negativeTtlMs,
-    limiter: new InvalidKeyLimiter({ ...config.invalidKeys, addresses: INVALID_KEY_ADDRESSES }),
+    limiter: new InvalidKeyLimiter({
+      ...config.invalidKeys,
+      addresses: INVALID_KEY_ADDRESSES,
+      lookups: INVALID_KEY_LOOKUPS,
+    }),
     clock,
   })
   const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry)
@@ -114,7 +130,10 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     admissionWaitMs: config.pools.admissionWaitMs,
   })
   const streams = tracing ? tracing.traceStreams(untracedStreams) : untracedStreams
-  const jobsLog = pino({ level: config.logLevel, base: { component: 'jobs' } }, logSink.stream)
+  const jobsLog = pino(
+    { level: config.logLevel, base: { component: 'jobs' }, serializers: errorSerializers },
+    logSink.stream,
+  )
   const untracedJobs = await openJobs(jobsSettings(config, where.redis), {
     pools,
     registry: metrics.registry,

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { errorValue, isAppError } from '../src/errors.ts'
-import { okEnvelopeBytes } from '../src/lib/envelope.ts'
+import { okEnvelopeBytes, okEnvelopeValueBytes } from '../src/lib/envelope.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { parseJsonExact } from '../src/ops/json/number.ts'
 import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'
@@ -37,8 +37,9 @@ function progressOf(slot: number | undefined): ((fraction: number) => void) | un
 async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes?: Uint8Array }> {
   switch (task.kind) {
     case 'op': {
-      const value = await spec(task.op).run(task.input)
-      return task.envelope ? { bytes: okEnvelopeBytes(JSON.stringify(value)) } : { value }
+      const op = spec(task.op)
+      const value = await op.run(task.input)
+      return task.envelope ? { bytes: okEnvelopeValueBytes(value, op.jsonBytes) } : { value }
     }
     case 'raw': {
       const op = spec(task.op)
@@ -46,7 +47,7 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
       const parse = exactNumbers(task.op) ? parseJsonExact : JSON.parse
       const body = parseAndValidate(task.raw, op.body, parse) as Record<string, unknown>
       const value = await op.run(task.with ? { ...body, ...task.with } : body)
-      if (!task.octets) return { bytes: okEnvelopeBytes(JSON.stringify(value)) }
+      if (!task.octets) return { bytes: okEnvelopeValueBytes(value, op.jsonBytes) }
       if (!op.octets) throw new Error(`${task.op} has no raw-bytes answer`)
       return { bytes: op.octets(value) }
     }

@@ -14,6 +14,9 @@ export interface ThreadData {
   // warm up before the first task (workers/warmup.ts), then add one to `warmed` (read by /readyz)
   warmUp: boolean
   warmed: SharedArrayBuffer
+  // how busy the pool is (src/exec/pools.ts): a thread gives its memory back only once the pool is quiet
+  // (workers/memory.ts)
+  busy: SharedArrayBuffer
 }
 
 // op: run the op on plain data; answered as the value, or, when `envelope` is set, as the whole success

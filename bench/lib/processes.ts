@@ -90,8 +90,14 @@ export async function startGateway(
     base?.dir,
   )
   const out = running.output()
-  // stdout is a pipe, so the first key is in DATA_DIR/first-start.txt, never in the output (docs/security.md)
-  const secrets = await readFile(join(dataDir, 'first-start.txt'), 'utf8')
+  // stdout is a pipe, so the first key is in DATA_DIR/first-start.txt, never in the output (docs/security.md);
+  // trees before that change (a base tree, bench/lib/base-tree.ts) printed it in the banner
+  const secrets = await readFile(join(dataDir, 'first-start.txt'), 'utf8').catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' && base) return out
+      throw err
+    },
+  )
   const key = /^\s+(anvil_live_[0-9A-Za-z]{36})$/m.exec(secrets)![1]!
   const workspace = /workspace (ws_[0-9A-Za-z]+)/.exec(secrets)![1]!
   const adminUrl = /metrics\/admin: (http:\/\/\S+)\/metrics/.exec(out)![1]!

@@ -7,6 +7,9 @@ export const SESSION_IDLE_MS = 7 * 86_400_000
 export const SESSION_ABSOLUTE_MS = 30 * 86_400_000
 // renewal writes at most once a minute per session, not on every request
 const RENEW_AFTER_MS = 60_000
+// sessions one person keeps at once (browsers, devices): signing in again past this ends the oldest, so
+// successful sign-ins, which no limiter counts, cannot make the store keep sessions without bound
+export const MAX_SESSIONS_PER_PERSON = 20
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
 
@@ -72,7 +75,7 @@ export class SessionManager {
       expires_at: new Date(expires).toISOString(),
       last_seen: iso,
     }
-    await this.#accounts.createSession(session)
+    await this.#accounts.createSession(session, MAX_SESSIONS_PER_PERSON)
     return { token, session, maxAge: Math.floor((expires - now) / 1000) }
   }
 

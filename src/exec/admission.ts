@@ -48,11 +48,20 @@ export class PoolAdmission {
   #waiting = 0
   #seq = 0
   #tenants = new Map<string, Tenant>()
+  // shared with the pool's threads: requests on the pool, whether their bodies are arriving, waiting for a
+  // place or running, so that a thread does not give back the memory the next large task is about to
+  // need (thread-memory.ts)
+  readonly #busy: Int32Array | undefined
 
-  constructor(capacity: number, threads = capacity) {
+  constructor(capacity: number, threads = capacity, busy?: Int32Array) {
     this.capacity = capacity
     this.turns = new FairTurns(threads)
     this.bodyShare = Math.max(1, Math.floor(capacity / 2))
+    this.#busy = busy
+  }
+
+  #publish(): void {
+    if (this.#busy) Atomics.store(this.#busy, 0, this.#reserved + this.#waiting + this.#inFlight)
   }
 
   get inFlight(): number {
@@ -115,6 +124,7 @@ export class PoolAdmission {
       }
       tenant.line.push(waiter)
       this.#waiting++
+      this.#publish()
     })
     return { reservation, admitted }
   }
@@ -129,12 +139,14 @@ export class PoolAdmission {
       tenant.running++
       this.#reserved--
       this.#inFlight++
+      this.#publish()
       // a body is no longer arriving: its workspace may be back under its share of them
       this.#admitWaiting()
       return true
     }
     if (this.full()) return false
     this.#inFlight++
+    this.#publish()
     if (workspaceId !== undefined) this.#tenant(workspaceId).running++
     return true
   }
@@ -142,6 +154,7 @@ export class PoolAdmission {
   // A task ended; `workspaceId` as given to start (or the reservation's).
   finish(workspaceId?: string): void {
     this.#inFlight--
+    this.#publish()
     if (workspaceId !== undefined) {
       const tenant = this.#tenants.get(workspaceId)
       if (tenant) {
@@ -159,6 +172,7 @@ export class PoolAdmission {
     if (reservation.state === 'reserved' && tenant) {
       tenant.reserved--
       this.#reserved--
+      this.#publish()
       this.#forgetIfIdle(reservation.workspaceId, tenant)
       this.#admitWaiting()
     } else if (reservation.state === 'waiting' && tenant) {
@@ -194,12 +208,14 @@ export class PoolAdmission {
     reservation.state = 'reserved'
     tenant.reserved++
     this.#reserved++
+    this.#publish()
   }
 
   #leaveLine(tenant: Tenant, waiter: Waiter): void {
     clearTimeout(waiter.timer)
     tenant.line.splice(tenant.line.indexOf(waiter), 1)
     this.#waiting--
+    this.#publish()
     waiter.reservation.state = 'cancelled'
     this.#forgetIfIdle(waiter.reservation.workspaceId, tenant)
   }

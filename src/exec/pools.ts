@@ -74,6 +74,9 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
   // each thread adds one here once its ops are loaded and warm (a replacement thread adds again: the count
   // only says the boot threads got there, and a replaced thread does not make the gateway unready)
   const warmed = new Int32Array(new SharedArrayBuffer(4))
+  // requests on the pool: arriving, waiting or running (admission keeps it, threads read it:
+  // src/exec/thread-memory.ts)
+  const busy = new Int32Array(new SharedArrayBuffer(4))
   const piscina = new Piscina({
     filename: WORKER,
     // warm: every thread exists from boot and warms up before /readyz says ready (issue 14)
@@ -91,6 +94,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
       progress: progress.buffer,
       warmUp: warm,
       warmed: warmed.buffer,
+      busy: busy.buffer,
     } satisfies ThreadData,
     closeTimeout: 5_000,
     niceIncrement: nice,
@@ -100,7 +104,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
   return {
     name,
     piscina,
-    admission: new PoolAdmission(capacity, config.threads),
+    admission: new PoolAdmission(capacity, config.threads, busy),
     starts,
     progress,
     warm: () => !warm || Atomics.load(warmed, 0) >= config.threads,

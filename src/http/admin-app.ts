@@ -53,6 +53,8 @@ export async function buildAdminApp(
   await app.register(idempotency, {
     store: runtime.store,
     ttlSeconds: runtime.config.idempotencyTtlSeconds,
+    maxAnswerBytes: runtime.config.idempotencyMaxAnswerBytes,
+    maxScopeBytes: runtime.config.idempotencyMaxScopeBytes,
   })
 
   // Prometheus scrapes without a token: the listener is internal and its Host is checked

@@ -104,7 +104,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     keyActivity: { activity: runtime.keyActivity, clock: runtime.clock },
   })
   // hooks of its own on each route that declares it, and on no other
-  await app.register(idempotency, { store: runtime.store, ttlSeconds: config.idempotencyTtlSeconds })
+  await app.register(idempotency, {
+    store: runtime.store,
+    ttlSeconds: config.idempotencyTtlSeconds,
+    maxAnswerBytes: config.idempotencyMaxAnswerBytes,
+    maxScopeBytes: config.idempotencyMaxScopeBytes,
+  })
 
   await app.register(metaRoutes, {
     routes,

@@ -29,7 +29,7 @@ async function zodCompilerPlugin(app: FastifyInstance): Promise<void> {
       if (noQuery?.success && isEmpty(data)) return { value: { ...(noQuery.data as object) } }
       const r = parseInput(zod, data)
       if (r.success) return { value: r.data }
-      const issues = issuesOf(r.error, prefix)
+      const issues = issuesOf(r.issues, prefix)
       const message =
         httpPart === 'body' && (data === null || typeof data !== 'object' || Array.isArray(data))
           ? 'The body must be a JSON object.'

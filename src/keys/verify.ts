@@ -86,12 +86,17 @@ export class KeyVerifier {
     if (!parseKey(raw)) return this.#throttled(ip, now) ?? this.#failed('malformed', false, ip, now)
     const hash = hashKey(raw)
     const held = this.#cache.get(hash)
-    if (held && this.#trusted(held)) return this.#judge(held, true, ip, now)
+    if (held && this.#trusted(held)) {
+      const judged = this.#judge(held, true, ip, now)
+      // a revoked or expired key from an address over the limit is refused like any other bad key
+      return judged.valid ? judged : (this.#throttled(ip, now) ?? judged)
+    }
     if (!held) {
       // a real key being verified again (channel unconfirmed) is not an invalid-key attempt
       const throttled = this.#throttled(ip, now)
-      if (throttled) return throttled
-      if (this.#unknown.has(hash)) return this.#failed('unknown', true, ip, now)
+      if (this.#unknown.has(hash)) return throttled ?? this.#failed('unknown', true, ip, now)
+      // over the limit: a key no cache holds is looked up only within the address's allowance
+      if (throttled && !this.#limiter!.takeLookup(ip!, hash, now)) return throttled
     }
     return undefined
   }
@@ -104,9 +109,12 @@ export class KeyVerifier {
     const hash = hashKey(raw!)
     const lookup = await this.#store.lookupKey(hash)
     const now = this.#clock()
+    // an address over the limit spent one of its look-ups (verifyNow took it): a key that turns out
+    // invalid is answered as throttled, a valid one is given back
+    const throttled = this.#throttled(ip, now)
     if (!lookup) {
       this.#unknown.set(hash, true)
-      return this.#failed('unknown', false, ip, now)
+      return throttled ?? this.#failed('unknown', false, ip, now)
     }
     const cidrs = lookup.key.allowed_cidrs
     const allow = cidrs && cidrs.length > 0 ? cidrMatcher(cidrs) : null
@@ -118,7 +126,9 @@ export class KeyVerifier {
       hit: Object.freeze({ valid: true, lookup, cached: true, allow }),
     }
     this.#cache.set(hash, entry)
-    return this.#judge(entry, false, ip, now)
+    const judged = this.#judge(entry, false, ip, now)
+    if (throttled && judged.valid) this.#limiter!.giveBack(ip!, hash, now)
+    return throttled && !judged.valid ? throttled : judged
   }
 
   #judge(entry: CacheEntry, cached: boolean, ip: string | undefined, now: number): KeyVerification {

@@ -14,3 +14,21 @@ export function okEnvelope(dataJson: string): string {
 export function okEnvelopeBytes(dataJson: string): Uint8Array {
   return utf8.encode(okEnvelope(dataJson))
 }
+
+const OPEN = utf8.encode('{"ok":true,"data":')
+
+// The success envelope around a value, as UTF-8 bytes, made on a pool thread: the value's JSON text from
+// `jsonBytes` when the op makes it itself (OpSpec.jsonBytes: quicker than JSON.stringify for a large
+// json/format output), else from JSON.stringify.
+export function okEnvelopeValueBytes(
+  value: unknown,
+  jsonBytes?: (value: never) => Uint8Array | undefined,
+): Uint8Array {
+  const data = jsonBytes?.(value as never)
+  if (data === undefined) return okEnvelopeBytes(JSON.stringify(value))
+  const out = new Uint8Array(OPEN.length + data.length + 1)
+  out.set(OPEN)
+  out.set(data, OPEN.length)
+  out[out.length - 1] = 0x7d // }
+  return out
+}

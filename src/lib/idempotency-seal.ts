@@ -15,10 +15,19 @@ export function recordId(scope: string, key: string): string {
   return derive('id', scope, key).toString('base64url')
 }
 
+// The scope as the store names it (what its kept answers weigh is counted under this name): a hash, so
+// the store shows how many answers a scope keeps, never whose keys they are or what they say.
+export function scopeId(scope: string): string {
+  return derive('scope', scope, '').toString('base64url')
+}
+
 export interface StoredResponse {
   status: number
   headers: Record<string, string>
   body: string
+  // an answer over the byte bound: kept as its status, size and digest only, its body left empty (a replay
+  // says that it cannot be replayed)
+  omitted?: { bytes: number; sha256: string }
 }
 
 export function seal(scope: string, key: string, response: StoredResponse): string {

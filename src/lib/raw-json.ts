@@ -45,7 +45,7 @@ export function parseAndValidate<T>(
   }
   const r = parseInput(schema, data)
   if (r.success) return r.data
-  const issues = issuesOf(r.error)
+  const issues = issuesOf(r.issues)
   const message =
     data === null || typeof data !== 'object' || Array.isArray(data)
       ? 'The body must be a JSON object.'

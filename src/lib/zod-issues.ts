@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { z } from 'zod'
 import { closestName } from './did-you-mean.ts'
 
 export interface InputIssue {
@@ -8,41 +8,118 @@ export interface InputIssue {
   did_you_mean?: string
 }
 
+// What a refusal reports, and so all the work it may cost: a hostile body can carry thousands of unknown
+// fields or wrong values, and every issue is built on the event loop (docs/decisions.md, Strict input).
+export const MAX_ISSUES = 20
+// a field name the client sent is echoed cut to this many characters, with an ellipsis
+export const MAX_ECHOED_NAME = 64
+// the allowed values a message lists for a missing field, at most
+const MAX_LISTED_VALUES = 12
+
+export function echoName(name: string): string {
+  if (name.length <= MAX_ECHOED_NAME) return name
+  // never half a surrogate pair
+  const last = name.charCodeAt(MAX_ECHOED_NAME - 1)
+  const end = last >= 0xd800 && last <= 0xdbff ? MAX_ECHOED_NAME - 1 : MAX_ECHOED_NAME
+  return `${name.slice(0, end)}…`
+}
+
 // What the schema at an unknown field's place knows, kept on the raw zod issue by the error map below
-// (zod copies an issue's own properties into the final one): known[i] is the closest known name to keys[i].
+// (zod copies an issue's own properties into the final one): the object's own field names, so that the
+// did-you-mean of the few issues reported is computed for those alone, never for every unknown key.
 interface UnknownKeysIssue {
   code: 'unrecognized_keys'
   keys: string[]
   path: PropertyKey[]
-  closest?: (string | undefined)[]
+  known?: readonly string[]
 }
 
-// Per-parse error map: an unknown field is reported with the closest known field of the object it was
-// found in (every request object schema is strict: unknown fields are refused, never dropped).
-function namesUnknownFields(issue: z.core.$ZodRawIssue): string | undefined {
-  if (issue.code !== 'unrecognized_keys') return undefined
-  const shape = (issue.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape
-  const known = shape ? Object.keys(shape) : []
-  const keys = (issue as unknown as UnknownKeysIssue).keys
-  ;(issue as unknown as UnknownKeysIssue).closest = keys.map((k) => closestName(k, known))
-  return `Unknown field${keys.length > 1 ? 's' : ''}: ${keys.map((k) => JSON.stringify(k)).join(', ')}`
+const knownNames = new WeakMap<object, readonly string[]>()
+
+function namesOf(inst: unknown): readonly string[] {
+  if (typeof inst !== 'object' || inst === null) return []
+  let names = knownNames.get(inst)
+  if (!names) {
+    const shape = (inst as { _zod?: { def?: { shape?: object } } })._zod?.def?.shape
+    names = shape ? Object.keys(shape) : []
+    knownNames.set(inst, names)
+  }
+  return names
 }
+
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  bigint: 'an integer',
+}
+
+const listed = (values: readonly unknown[]) => {
+  const shown = values.slice(0, MAX_LISTED_VALUES).map((v) => JSON.stringify(v))
+  return `${values.length === 1 ? '' : 'one of '}${shown.join(', ')}${values.length > MAX_LISTED_VALUES ? ', …' : ''}`
+}
+
+// "Missing required field "input" (a string)." rather than zod's "Invalid input: expected string,
+// received undefined", which says neither which field nor that it is absent.
+function missingField(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.input !== undefined || !issue.path || issue.path.length === 0) return undefined
+  const name = issue.path.map((p) => echoName(String(p))).join('.')
+  let what: string | undefined
+  if (issue.code === 'invalid_type') what = EXPECTED[issue.expected] ?? issue.expected
+  else if (issue.code === 'invalid_value') what = listed(issue.values)
+  else if (issue.code === 'invalid_union' && Array.isArray((issue as { options?: unknown }).options))
+    what = listed((issue as unknown as { options: unknown[] }).options)
+  return what === undefined ? undefined : `Missing required field ${JSON.stringify(name)} (${what}).`
+}
+
+// Per-parse error map, run by zod for the issues we finalize (at most MAX_ISSUES): an unknown field is
+// reported with the field names of the object it was found in (every request object schema is strict:
+// unknown fields are refused, never dropped); a missing field by name.
+function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === 'unrecognized_keys') {
+    ;(issue as unknown as UnknownKeysIssue).known = namesOf(issue.inst)
+    // never shown: issuesOf makes one issue per unknown field, each with its own message
+    return 'Unknown field'
+  }
+  const missing = missingField(issue)
+  if (missing !== undefined) (issue as { missing?: boolean }).missing = true
+  return missing
+}
+
+export type Validated<T> = { success: true; data: T } | { success: false; issues: z.core.$ZodIssue[] }
 
 // Request input is parsed with this rather than schema.safeParse, on the event loop and on workers alike,
-// so the details of a refusal are the same wherever the body was parsed.
-export function parseInput<T>(schema: z.ZodType<T>, data: unknown) {
-  return schema.safeParse(data, { error: namesUnknownFields })
+// so the details of a refusal are the same wherever the body was parsed, and bounded: only the first
+// MAX_ISSUES issues are finalized (zod's own `error` would build every one, each with its message). What
+// remains proportional to the body is zod's one pass over an object's keys, which costs what JSON.parse
+// already spent making them (docs/decisions.md, Strict input).
+export function parseInput<T>(schema: z.ZodType<T>, data: unknown): Validated<T> {
+  const ctx: z.core.ParseContext<z.core.$ZodIssue> = { error: describeIssue }
+  // what safeParse runs, minus the error it would build from every issue
+  const result = schema._zod.run({ value: data, issues: [] }, ctx)
+  if (result instanceof Promise) throw new Error('request schemas are synchronous')
+  if (result.issues.length === 0) return { success: true, data: result.value as T }
+  const config = z.core.config()
+  const issues = result.issues.slice(0, MAX_ISSUES).map((i) => z.core.util.finalizeIssue(i, ctx, config))
+  return { success: false, issues }
 }
 
 function joinPath(parts: unknown[]): string {
-  return parts.filter((p) => p !== undefined && p !== '').join('.')
+  return parts
+    .filter((p) => p !== undefined && p !== '')
+    .map((p) => echoName(String(p)))
+    .join('.')
 }
 
 // the unknown field's own name, for the error's message (a dotted path cannot be split back into names)
 const unknownNames = new WeakMap<InputIssue, string>()
+const missingIssues = new WeakSet<InputIssue>()
 
 function unknownField(path: string, name: string, closest: string | undefined): InputIssue {
-  const quoted = JSON.stringify(name)
+  const quoted = JSON.stringify(echoName(name))
   const issue: InputIssue =
     closest === undefined
       ? { path, message: `Unknown field ${quoted}.` }
@@ -55,35 +132,38 @@ function unknownField(path: string, name: string, closest: string | undefined): 
   return issue
 }
 
-// ERR_VALIDATION details from a zod error: at most 20 issues, each with a dotted path; an unknown field
-// is one issue per field, at the field's own path.
-export function issuesOf(error: z.ZodError, prefix?: string): InputIssue[] {
+// ERR_VALIDATION details: at most MAX_ISSUES issues, each with a dotted path; an unknown field is one
+// issue per field, at the field's own path, its name cut to MAX_ECHOED_NAME characters.
+export function issuesOf(issues: readonly z.core.$ZodIssue[], prefix?: string): InputIssue[] {
   const out: InputIssue[] = []
-  for (const i of error.issues) {
-    const path = [prefix, ...i.path.map(String)]
+  for (const i of issues) {
+    if (out.length >= MAX_ISSUES) break
+    const path = [prefix, ...i.path]
     if (i.code === 'unrecognized_keys') {
-      const closest = (i as unknown as UnknownKeysIssue).closest
-      i.keys.forEach((key, n) => {
-        out.push(unknownField(joinPath([...path, key]), key, closest?.[n]))
-      })
+      const known = (i as unknown as UnknownKeysIssue).known ?? []
+      for (const key of i.keys) {
+        if (out.length >= MAX_ISSUES) break
+        out.push(unknownField(joinPath([...path, key]), key, closestName(key, known)))
+      }
     } else {
-      out.push({ path: joinPath(path), message: i.message })
+      const issue = { path: joinPath(path), message: i.message }
+      if ((i as { missing?: boolean }).missing) missingIssues.add(issue)
+      out.push(issue)
     }
-    if (out.length >= 20) break
   }
-  return out.slice(0, 20)
+  return out
 }
 
 // The error's message: the first unknown field when there is one (the mistake a client most needs to
-// see), else the generic one of the error table.
+// see), else the first missing field, else the generic one of the error table.
 export function validationMessage(issues: InputIssue[], prefix?: string): string | undefined {
   const unknown = issues.find((i) => unknownNames.has(i))
-  if (!unknown) return undefined
+  if (!unknown) return issues.find((i) => missingIssues.has(i))?.message
   const name = unknownNames.get(unknown)!
   const part = prefix === undefined ? 'body' : prefix === 'query' ? 'query string' : prefix
-  const top = unknown.path === (prefix === undefined ? name : `${prefix}.${name}`)
+  const top = unknown.path === joinPath([prefix, name])
   const where = top ? '' : ` at ${unknown.path}`
   const hint =
     unknown.did_you_mean === undefined ? '' : ` (did you mean ${JSON.stringify(unknown.did_you_mean)}?)`
-  return `Unknown field ${JSON.stringify(name)} in the ${part}${where}${hint}.`
+  return `Unknown field ${JSON.stringify(echoName(name))} in the ${part}${where}${hint}.`
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import pino from 'pino'
 import type { Registry } from 'prom-client'
 import { type Config, ConfigError, loadConfig, redisTarget } from '../config.ts'
+import { errorSerializers } from '../observability/log-errors.ts'
 import { openWorkerRuntime } from '../runtime.ts'
 import { describeTarget } from '../store/redis/client.ts'
 
@@ -47,7 +48,11 @@ async function main(): Promise<void> {
         'there is nothing to start: the gateway runs jobs itself.',
     )
   }
-  const log = pino({ level: config.logLevel, base: { component: 'job-worker' } })
+  const log = pino({
+    level: config.logLevel,
+    base: { component: 'job-worker' },
+    serializers: errorSerializers,
+  })
   // everything this process opens, opened by the composition root (src/runtime.ts) and closed there
   const runtime = await openWorkerRuntime(config, target, (level, message, detail) =>
     log[level](detail, message),

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
 import type { Bindings, ChildLoggerOptions } from 'pino'
 import pino from 'pino'
 import { LogDestination } from './log-destination.ts'
+import { errorSerializers } from './log-errors.ts'
 
 export interface LogSink {
   stream: NodeJS.WritableStream
@@ -24,6 +25,8 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
   return {
     level,
     ...(stream ? { stream } : {}),
+    // an error is written as its message, type, code and stack, never its other properties
+    serializers: errorSerializers,
     // belt and braces: nothing logs headers or bodies, and these paths are cut if anything ever does
     redact: {
       paths: [

@@ -13,6 +13,7 @@ import { generateUuids } from './id/uuid.ts'
 import { inspectUuid } from './id/uuid-inspect.ts'
 import { jsonDiff } from './json/diff/diff.ts'
 import { jsonDiffBody } from './json/diff/schema.ts'
+import { formatResultJson } from './json/format/envelope.ts'
 import { formatJson } from './json/format/format.ts'
 import { formatBody } from './json/format/schema.ts'
 import { parseJsonExact } from './json/number.ts'
@@ -48,12 +49,17 @@ export interface OpSpec<F extends AnyOp = AnyOp> {
   // ran, so a large answer is never encoded on the event loop. Always an ArrayBuffer of its own (it is
   // moved off the thread, never copied).
   octets?: (result: Awaited<ReturnType<F>>) => Uint8Array
+  // The result's JSON text as UTF-8 bytes, for an op that makes it quicker than JSON.stringify and an
+  // encoder would (json.format escapes the bytes it printed rather than its output string); undefined
+  // leaves it to them. Used where the answer is serialized on a pool thread.
+  jsonBytes?: (result: Awaited<ReturnType<F>>) => Uint8Array | undefined
 }
 
 interface Extra<F extends AnyOp> {
   body?: z.ZodType
   exactNumbers?: boolean
   octets?: (result: Awaited<ReturnType<F>>) => Uint8Array
+  jsonBytes?: (result: Awaited<ReturnType<F>>) => Uint8Array | undefined
 }
 
 // A Buffer made from a string may be a slice of Node's shared 8 KiB pool, which must not be moved to
@@ -99,6 +105,7 @@ export const OPERATIONS = {
   'json.format': op(formatJson, {
     body: formatBody,
     octets: (result) => ownBytes(Buffer.from(result.output, 'utf8')),
+    jsonBytes: formatResultJson,
   }),
   'json.diff': op(jsonDiff, { body: jsonDiffBody, exactNumbers: true }),
   'json.patch': op(applyJsonPatch, { body: patchBody, exactNumbers: true }),

@@ -42,6 +42,29 @@ export class OrderedIds {
     return lo
   }
 
+  // Removes these ids (jobs that expired): each found by a binary search when they are few, the list
+  // rebuilt in one pass when they are many.
+  delete(ids: ReadonlySet<string>): void {
+    if (ids.size <= 8) {
+      for (const id of ids) {
+        const created = this.#createdAt.get(id)
+        if (created === undefined) continue
+        this.#createdAt.delete(id)
+        this.#entries.splice(this.#indexOf({ created_at: created, id }), 1)
+      }
+      return
+    }
+    for (const id of ids) this.#createdAt.delete(id)
+    this.#entries = this.#entries.filter((e) => this.#createdAt.has(e.id))
+  }
+
+  // The ids older than `cursor` (which need not be in this list; none: from the newest), newest first,
+  // one at a time: a reader that keeps only some of them stops when it has a page.
+  *olderThan(cursor?: Entry): Generator<string, void, undefined> {
+    let at = cursor === undefined ? this.#entries.length : this.#indexOf(cursor)
+    while (at > 0) yield this.#entries[--at]!.id
+  }
+
   // A page of ids, newest first; undefined when the cursor is not in the list.
   page(page: PageRequest): Page<string> | undefined {
     let end = this.#entries.length

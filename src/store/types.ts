@@ -47,6 +47,13 @@ export interface ApiKeyRecord {
   created_at: string
 }
 
+export interface NewWorkspace {
+  name: string
+  plan: PlanName
+  id?: string | undefined
+  created_at?: string | undefined
+}
+
 export interface KeyLookup {
   key: ApiKeyRecord
   workspace: Workspace
@@ -104,6 +111,13 @@ export interface Page<T> {
   has_more: boolean
 }
 
+// Which Idempotency-Key record: `scope` names who the key belongs to (a workspace, a console person, the
+// operator) and `id` the key within it, both hashes made by the caller (src/lib/idempotency-seal.ts).
+export interface IdempotencyRef {
+  scope: string
+  id: string
+}
+
 // A response kept under an Idempotency-Key (src/http/hooks/idempotency.ts), opaque to the store.
 export interface IdempotencyRecord {
   // hash of method, path and body of the first request
@@ -123,7 +137,9 @@ export interface Store {
   // while the invalidation channel is down or not yet confirmed (caches must then not be trusted long).
   invalidationLive(): boolean
 
-  createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace>
+  // `id` and `created_at` given by a caller that must name the workspace before it exists (the console
+  // takes an owner's place for it first, under CONSOLE_MAX_WORKSPACES); else new ones
+  createWorkspace(input: NewWorkspace): Promise<Workspace>
   getWorkspace(id: string): Promise<Workspace | undefined>
   updateWorkspace(
     id: string,
@@ -171,11 +187,21 @@ export interface Store {
   getKeys(workspaceId: string, ids: readonly string[]): Promise<ApiKeyRecord[]>
   rotatedFrom(workspaceId: string, ids: readonly string[]): Promise<Map<string, string>>
 
-  // Idempotency-Key records, `id` already scoped and hashed by the caller. begin() takes the key for a
-  // first request atomically (answers undefined) or answers what is there: another request still running,
-  // or the stored response. finish() stores the response for ttlSeconds; release() drops the key (the
-  // first request failed in a way a retry should not see: 5xx, 429, aborted).
-  idempotencyBegin(id: string, fingerprint: string, lockMs: number): Promise<IdempotencyRecord | undefined>
-  idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void>
-  idempotencyRelease(id: string): Promise<void>
+  // Idempotency-Key records. begin() takes the key for a first request atomically (answers undefined) or
+  // answers what is there: another request still running, or the stored response. finish() stores the
+  // response for ttlSeconds, and drops the scope's oldest kept responses while the scope keeps more than
+  // maxScopeBytes (checked and dropped atomically: Lua on Redis); release() drops the key (the first request
+  // did not get as far as running the create, or failed in a way a retry should not see: 5xx).
+  idempotencyBegin(
+    ref: IdempotencyRef,
+    fingerprint: string,
+    lockMs: number,
+  ): Promise<IdempotencyRecord | undefined>
+  idempotencyFinish(
+    ref: IdempotencyRef,
+    record: IdempotencyRecord,
+    ttlSeconds: number,
+    maxScopeBytes: number,
+  ): Promise<void>
+  idempotencyRelease(ref: IdempotencyRef): Promise<void>
 }

@@ -261,8 +261,14 @@ export function startTracing(
     return new Proxy(store, {
       get(target, prop) {
         const value = Reflect.get(target, prop, target) as unknown
-        if (typeof value !== 'function' || UNTRACED_STORE_CALLS.has(prop)) return value
+        if (typeof value !== 'function') return value
         let fn = wrapped.get(prop)
+        // the store's own methods read its private fields: every one is called on the store itself, never
+        // on this proxy (an unbound `ready` made /readyz 503 and SIGTERM a TypeError, issue 27)
+        if (!fn && UNTRACED_STORE_CALLS.has(prop)) {
+          fn = (value as (...a: unknown[]) => unknown).bind(target)
+          wrapped.set(prop, fn)
+        }
         if (!fn) {
           const name = String(prop)
           fn = function tracedStoreCall(...args: unknown[]) {

@@ -5,7 +5,7 @@ import { RedisAccountStore } from '../../src/accounts/store/redis.ts'
 import type { Session } from '../../src/accounts/store/types.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
 import { expectBackoffSemantics } from '../http/console/backoff-contract.ts'
-import { expectMembershipPages } from './memberships-contract.ts'
+import { expectMembershipPages, expectOwnedCap } from './memberships-contract.ts'
 
 function session(id: string, userId: string, expiresAt: number): Session {
   const now = new Date().toISOString()
@@ -79,6 +79,10 @@ describeRedis('Redis account store', () => {
       created_at: '2026-01-03',
     })
     expect((await store.listMemberships('u2')).map((m) => m.workspace_id)).toEqual(['ws_1', 'ws_2'])
+  })
+
+  it('caps the workspaces a person owns atomically (add-membership.lua)', async () => {
+    await expectOwnedCap(store, 'u-cap')
   })
 
   it("pages a person's memberships from a sorted set, newest first", async () => {

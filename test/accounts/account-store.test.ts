@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ACCOUNTS_FILE, MemoryAccountStore } from '../../src/accounts/store/memory.ts'
 import type { Session } from '../../src/accounts/store/types.ts'
 import { expectBackoffSemantics } from '../http/console/backoff-contract.ts'
-import { expectMembershipPages } from './memberships-contract.ts'
+import { expectMembershipPages, expectOwnedCap } from './memberships-contract.ts'
 
 const T0 = Date.UTC(2026, 2, 1, 12)
 
@@ -25,6 +25,12 @@ describe('memory account store', () => {
   afterEach(async () => {
     if (dir) await rm(dir, { recursive: true, force: true })
     dir = undefined
+  })
+
+  it('caps the workspaces a person owns atomically (CONSOLE_MAX_WORKSPACES)', async () => {
+    const store = await MemoryAccountStore.open({ dataDir: null, clock: () => T0 })
+    await expectOwnedCap(store, 'usr_cap')
+    await store.close()
   })
 
   it("pages a person's memberships newest first, and keeps the order across a restart", async () => {

@@ -35,3 +35,27 @@ export async function expectMembershipPages(store: AccountStore, userId: string)
   expect(await store.getMembership('usr_nobody', 'ws_c')).toBeUndefined()
   return seen
 }
+
+// Both account stores cap a person's owned workspaces atomically: a burst of parallel adds under a cap
+// gets exactly the places left; a refusal changes nothing; a removed membership frees its place.
+export async function expectOwnedCap(store: AccountStore, userId: string): Promise<void> {
+  const at = new Date(Date.UTC(2026, 0, 1)).toISOString()
+  const membership = (i: number): Membership => ({
+    user_id: userId,
+    workspace_id: `ws_cap${i}`,
+    role: 'owner',
+    created_at: at,
+  })
+  const added = await Promise.all(Array.from({ length: 12 }, (_, i) => store.addMembership(membership(i), 5)))
+  expect(added.filter(Boolean)).toHaveLength(5)
+  expect(await store.listMemberships(userId)).toHaveLength(5)
+  const mine = (await store.listMemberships(userId)).map((m) => m.workspace_id)
+  // adding one already there is not a new place
+  expect(await store.addMembership(membership(Number(mine[0]!.slice(6))), 5)).toBe(true)
+  expect(await store.addMembership(membership(99), 5)).toBe(false)
+  await store.removeMembership(userId, mine[0]!)
+  expect((await store.pageMemberships(userId, { limit: 10 }))!.data).toHaveLength(4)
+  expect(await store.getMembership(userId, mine[0]!)).toBeUndefined()
+  expect(await store.addMembership(membership(99), 5)).toBe(true)
+  expect(await store.listMemberships(userId)).toHaveLength(5)
+}

@@ -62,6 +62,8 @@ const EXTERNAL = new Set([
   'ANVIL_KEY',
   'KEY_ID',
   'JOB_ID',
+  // Redis INFO's
+  'used_memory',
 ])
 
 const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/http/app.ts'
 import { loadTls, type TlsMaterial } from '../../src/http/tls.ts'
 import { type CreateKeyInput, createApiKey } from '../../src/keys/service.ts'
 import type { PlanName } from '../../src/limits/plans.ts'
+import { loggerOptions } from '../../src/observability/logger.ts'
 import { openRuntime, type Runtime, type RuntimeOverrides } from '../../src/runtime.ts'
 
 export interface TestApp {
@@ -64,7 +65,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const runtime = await openRuntime(config, options.overrides)
   const useTls = options.tls ?? options.listen ?? false
   const tls = useTls ? await loadTls(undefined, dataDir) : undefined
-  const logger = options.logStream ? { level: config.logLevel, stream: options.logStream } : undefined
+  // the gateway's own logger settings (redaction, error serializer), writing to the test's stream
+  const logger = options.logStream ? loggerOptions(config.logLevel, options.logStream) : undefined
   const app = await buildApp(runtime, { tls, ...(logger ? { logger } : {}) })
   const admin = await buildAdminApp(runtime, { adminToken: ADMIN_TOKEN, ...(logger ? { logger } : {}) })
   const ws = await runtime.store.createWorkspace({ name: 'test', plan: options.plan ?? 'business' })

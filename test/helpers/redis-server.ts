@@ -32,6 +32,8 @@ export interface RedisServerOptions {
   // append-only file with fsync on every write, so data survives a SIGKILL (outage tests)
   durable?: boolean
   cluster?: boolean
+  // more redis-server arguments (a configuration under test: docker-compose.yml's)
+  args?: string[]
 }
 
 // Why the Redis-backed tests cannot run here, or null when they can. Under CI (CI=true) a missing
@@ -84,6 +86,7 @@ function launch(port: number, dir: string, options: RedisServerOptions): Promise
   args.push(
     ...(options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
   )
+  if (options.args) args.push(...options.args)
   if (options.cluster) {
     args.push('--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`)
     args.push('--cluster-node-timeout', '2000')

@@ -82,7 +82,7 @@ describe('unknown keys cannot poison the key cache', () => {
     let now = 1_000_000
     const { store, lookups } = lookupsByHash(await MemoryStore.open({ dataDir: null }))
     const key = await realKey(store)
-    const limiter = new InvalidKeyLimiter({ max: 5, windowMs: 60_000, addresses: 100 })
+    const limiter = new InvalidKeyLimiter({ max: 5, windowMs: 60_000, addresses: 100, lookups: 3 })
     const verifier = new KeyVerifier(store, { cacheSize: 10, cacheTtlMs: 600_000, limiter, clock: () => now })
     expect((await verifier.verify(key, '198.51.100.7')).valid).toBe(true)
     for (let i = 0; i < 5; i++) {
@@ -98,7 +98,8 @@ describe('unknown keys cannot poison the key cache', () => {
     }
     // malformed keys are refused the same way once the address is over
     expect(await verifier.verify('nope', '198.51.100.7')).toMatchObject({ reason: 'throttled' })
-    expect(total(lookups)).toBe(before)
+    // past the limit, the address's 3 look-ups were spent on the first unknown keys, then none at all
+    expect(total(lookups)).toBe(before + 3)
     // the cached real key still works from that address; another address is not affected
     expect(await verifier.verify(key, '198.51.100.7')).toMatchObject({ valid: true, cached: true })
     expect(await verifier.verify(generateKey('live'), '203.0.113.9')).toMatchObject({ reason: 'unknown' })
@@ -122,7 +123,7 @@ describe('unknown keys cannot poison the key cache', () => {
         prop === 'invalidationLive' ? () => live : Reflect.get(target, prop, receiver),
     })
     const key = await realKey(store)
-    const limiter = new InvalidKeyLimiter({ max: 1, windowMs: 60_000, addresses: 10 })
+    const limiter = new InvalidKeyLimiter({ max: 1, windowMs: 60_000, addresses: 10, lookups: 0 })
     const verifier = new KeyVerifier(store, { cacheSize: 10, cacheTtlMs: 600_000, limiter })
     expect((await verifier.verify(key, '198.51.100.7')).valid).toBe(true)
     await verifier.verify(generateKey('live'), '198.51.100.7')
@@ -139,8 +140,58 @@ describe('unknown keys cannot poison the key cache', () => {
     verifier.close()
   })
 
+  it('an address over the limit still gets its valid keys looked up: bad keys spend a small allowance, valid ones nothing', async () => {
+    let now = 1_000_000
+    const inner = await MemoryStore.open({ dataDir: null })
+    const { store, lookups } = lookupsByHash(inner)
+    const ws = await inner.createWorkspace({ name: 'office', plan: 'pro' })
+    const colleagues: string[] = []
+    for (let i = 0; i < 8; i++) {
+      const k = await createApiKey(inner, { workspace_id: ws.id })
+      if (!k.ok) throw new Error(k.reason)
+      colleagues.push(k.key)
+    }
+    const limiter = new InvalidKeyLimiter({ max: 5, windowMs: 60_000, addresses: 100, lookups: 3 })
+    const verifier = new KeyVerifier(store, {
+      cacheSize: 100,
+      cacheTtlMs: 600_000,
+      negativeCacheTtlMs: 1_000,
+      limiter,
+      clock: () => now,
+    })
+    const office = '198.51.100.20'
+    // a misconfigured script sends one bad key over and over: the address goes over the limit
+    const bad = generateKey('live')
+    for (let i = 0; i < 50; i++) await verifier.verify(bad, office)
+    expect(await verifier.verify(bad, office)).toMatchObject({ reason: 'throttled' })
+    expect(lookups.get(hashKey(bad))).toBe(1)
+    // every colleague's key, never seen by this gateway, is looked up and served: valid keys cost nothing
+    for (const k of colleagues) expect(await verifier.verify(k, office)).toMatchObject({ valid: true })
+    // the script's key, once the negative cache forgets it, is looked up once more and spends one look-up;
+    // its repeats spend nothing more
+    await new Promise((r) => setTimeout(r, 1_100))
+    for (let i = 0; i < 3; i++)
+      expect(await verifier.verify(bad, office)).toMatchObject({ reason: 'throttled' })
+    expect(lookups.get(hashKey(bad))).toBe(2)
+    // a flood of distinct keys spends what is left (2), in parallel as one at a time: then nothing unknown
+    // is looked up from this address until the window ends, a new colleague's key included
+    const flood = Array.from({ length: 100 }, () => generateKey('live'))
+    const before = total(lookups)
+    const answers = await Promise.all(flood.map((k) => verifier.verify(k, office)))
+    expect(answers.every((a) => !a.valid && a.reason === 'throttled')).toBe(true)
+    expect(total(lookups)).toBe(before + 2)
+    const late = await createApiKey(inner, { workspace_id: ws.id })
+    if (!late.ok) throw new Error(late.reason)
+    expect(await verifier.verify(late.key, office)).toMatchObject({ reason: 'throttled' })
+    // the colleagues' cached keys go on; the next window starts afresh
+    expect(await verifier.verify(colleagues[0]!, office)).toMatchObject({ valid: true, cached: true })
+    now += 60_000
+    expect(await verifier.verify(late.key, office)).toMatchObject({ valid: true })
+    verifier.close()
+  })
+
   it('the limiter tracks a bounded number of addresses', () => {
-    const limiter = new InvalidKeyLimiter({ max: 1, windowMs: 60_000, addresses: 10 })
+    const limiter = new InvalidKeyLimiter({ max: 1, windowMs: 60_000, addresses: 10, lookups: 0 })
     limiter.failed('192.0.2.1', 0)
     expect(limiter.blockedFor('192.0.2.1', 0)).toBe(60)
     for (let i = 2; i < 100; i++) limiter.failed(`192.0.2.${i}`, 0)
@@ -188,8 +239,50 @@ describe('invalid-key limit over a real socket', () => {
         },
       })
     }
-    expect((counted.calls.get('lookupKey') ?? 0) - lookupsBefore).toBe(4)
+    // the 4 bad keys, then the 2 refused past the limit, within the address's look-up allowance (5)
+    expect((counted.calls.get('lookupKey') ?? 0) - lookupsBefore).toBe(6)
     // the customer's own (cached) key keeps working from the same address
     expect((await call(t.key)).status).toBe(200)
+  })
+
+  it('behind one address, a script repeating a bad key does not lock out a colleague whose key this gateway has not seen', async () => {
+    const counted = countingStore(await MemoryStore.open({ dataDir: null }))
+    t = await startTestApp({
+      listen: true,
+      env: { INVALID_KEY_LIMIT: '4', INVALID_KEY_WINDOW_MS: '60000' },
+      overrides: { store: counted.store },
+    })
+    const call = (key: string, h2 = false) =>
+      (h2 ? h2Request : h1Request)(t.url, {
+        method: 'POST',
+        path: '/v1/hash/sha256',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{"input":"x"}',
+        ca: t.tls!.cert,
+      })
+    // a mistyped key, well-formed, sent over and over
+    const mistyped = generateKey('live')
+    for (let i = 0; i < 30; i++) await call(mistyped, i % 2 === 0)
+    expect((await call(mistyped)).status).toBe(429)
+    // a colleague's key, new to this gateway, from the same address (was 429 until the window ended)
+    const colleague = await t.newKey()
+    expect((await call(colleague.key)).status).toBe(200)
+    expect((await call(colleague.key, true)).status).toBe(200)
+    // a revoked key is refused like the mistyped one: looked up once (its revocation dropped it from the
+    // cache), then refused from the cache
+    const revoked = await t.newKey()
+    expect((await call(revoked.key)).status).toBe(200)
+    await t.runtime.store.updateKey(revoked.id, { revoked_at: new Date(0).toISOString() })
+    expect((await call(revoked.key)).status).toBe(429)
+    const seen = counted.calls.get('lookupKey') ?? 0
+    expect((await call(revoked.key, true)).status).toBe(429)
+    expect(counted.calls.get('lookupKey') ?? 0).toBe(seen)
+    // a flood of random keys spends the allowance; from then on, unknown keys are refused unread
+    const lookups = () => counted.calls.get('lookupKey') ?? 0
+    for (let i = 0; i < 10; i++) expect((await call(generateKey('live'))).status).toBe(429)
+    const before = lookups()
+    for (let i = 0; i < 10; i++) expect((await call(generateKey('live'))).status).toBe(429)
+    expect(lookups()).toBe(before)
+    expect((await call(colleague.key)).status).toBe(200)
   })
 })

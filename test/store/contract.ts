@@ -428,24 +428,55 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
 
     it('idempotency records: the first begin takes the key, later ones see it; finish keeps, release frees', async () => {
       const s = await open()
-      expect(await s.idempotencyBegin('rec-1', 'fp-a', 60_000)).toBeUndefined()
-      expect(await s.idempotencyBegin('rec-1', 'fp-b', 60_000)).toEqual({
+      const rec1 = { scope: 'scope-a', id: 'rec-1' }
+      expect(await s.idempotencyBegin(rec1, 'fp-a', 60_000)).toBeUndefined()
+      expect(await s.idempotencyBegin(rec1, 'fp-b', 60_000)).toEqual({
         fingerprint: 'fp-a',
         state: 'running',
       })
-      await s.idempotencyFinish('rec-1', { fingerprint: 'fp-a', state: 'done', response: 'sealed' }, 60)
-      expect(await s.idempotencyBegin('rec-1', 'fp-a', 60_000)).toEqual({
+      await s.idempotencyFinish(rec1, { fingerprint: 'fp-a', state: 'done', response: 'sealed' }, 60, 1e6)
+      expect(await s.idempotencyBegin(rec1, 'fp-a', 60_000)).toEqual({
         fingerprint: 'fp-a',
         state: 'done',
         response: 'sealed',
       })
-      await s.idempotencyRelease('rec-1')
-      expect(await s.idempotencyBegin('rec-1', 'fp-c', 60_000)).toBeUndefined()
+      // the same id in another scope is another record
+      expect(await s.idempotencyBegin({ scope: 'scope-b', id: 'rec-1' }, 'fp-x', 60_000)).toBeUndefined()
+      await s.idempotencyRelease(rec1)
+      expect(await s.idempotencyBegin(rec1, 'fp-c', 60_000)).toBeUndefined()
       // concurrent first requests: exactly one takes the key
       const racing = await Promise.all(
-        Array.from({ length: 8 }, () => s.idempotencyBegin('rec-2', 'fp', 60_000)),
+        Array.from({ length: 8 }, () => s.idempotencyBegin({ scope: 'scope-a', id: 'rec-2' }, 'fp', 60_000)),
       )
       expect(racing.filter((r) => r === undefined)).toHaveLength(1)
+    })
+
+    it('idempotency records: a scope keeps at most its byte bound, oldest dropped first, other scopes untouched', async () => {
+      const s = await open()
+      const answer = 'x'.repeat(1_000)
+      const keep = async (scope: string, i: number) => {
+        const ref = { scope, id: `r${i}` }
+        expect(await s.idempotencyBegin(ref, `fp${i}`, 60_000)).toBeUndefined()
+        await s.idempotencyFinish(ref, { fingerprint: `fp${i}`, state: 'done', response: answer }, 60, 5_500)
+      }
+      for (let i = 0; i < 3; i++) await keep('other', i)
+      // ~1,010 bytes each: five fit in 5,500, the sixth pushes the oldest out, and so on
+      for (let i = 0; i < 8; i++) await keep('busy', i)
+      const kept = async (scope: string, i: number) =>
+        (await s.idempotencyBegin({ scope, id: `r${i}` }, `fp${i}`, 1))?.state === 'done'
+      const busy = await Promise.all(Array.from({ length: 8 }, (_, i) => kept('busy', i)))
+      expect(busy).toEqual([false, false, false, true, true, true, true, true])
+      expect(await Promise.all([0, 1, 2].map((i) => kept('other', i)))).toEqual([true, true, true])
+      // one answer over the whole bound is kept alone (the bound holds what the caller allows per answer)
+      const big = { scope: 'alone', id: 'big' }
+      await s.idempotencyBegin(big, 'fp', 60_000)
+      await s.idempotencyFinish(
+        big,
+        { fingerprint: 'fp', state: 'done', response: 'y'.repeat(9_000) },
+        60,
+        5_500,
+      )
+      expect((await s.idempotencyBegin(big, 'fp', 1))?.state).toBe('done')
     })
   })
 }

@@ -35,3 +35,30 @@ it('pages as a full sort would, from any cursor', () => {
   )
   expect(new OrderedIds().page({ limit: 2, startingAfter: 'x' })).toBeUndefined()
 })
+
+// Deleting (few ids by search, many in one pass) leaves the same list as never adding them, and
+// olderThan walks it newest first from any cursor, one in the list or not.
+it('deletes and walks older ids as a full sort would', () => {
+  const entry = fc.record({
+    created_at: fc.integer({ min: 0, max: 20 }).map((n) => String(n).padStart(4, '0')),
+    id: fc.stringMatching(/^[a-z0-9]{1,4}$/),
+  })
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(entry, { selector: (e) => e.id, maxLength: 40 }),
+      fc.array(fc.nat(), { maxLength: 30 }),
+      entry,
+      (entries, picks, cursor) => {
+        const ids = new OrderedIds()
+        for (const e of entries) ids.add(e)
+        const gone = new Set((entries.length > 0 ? picks : []).map((p) => entries[p % entries.length]!.id))
+        ids.delete(gone)
+        const kept = entries.filter((e) => !gone.has(e.id)).sort(newestFirst)
+        expect(ids.size).toBe(kept.length)
+        expect([...ids.olderThan()]).toEqual(kept.map((e) => e.id))
+        const older = kept.filter((e) => newestFirst(cursor, e) < 0).map((e) => e.id)
+        expect([...ids.olderThan(cursor)]).toEqual(older)
+      },
+    ),
+  )
+})

@@ -28,6 +28,15 @@ describeRedis('Redis store layout and behaviour', () => {
     await server?.stop()
   })
 
+  async function commandCalls(): Promise<Record<string, number>> {
+    const stats = String(await raw.info('commandstats'))
+    return Object.fromEntries(
+      [...stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)]
+        .map(([, name, n]) => [name!, Number(n)] as const)
+        .filter(([name]) => name !== 'info' && name !== 'config'),
+    )
+  }
+
   async function populated(prefix: string) {
     const now = T0
     store = await RedisStore.open({ target: { url: server.url }, prefix, clock: () => now })
@@ -103,15 +112,48 @@ describeRedis('Redis store layout and behaviour', () => {
     const { req, store: s } = await populated('lay3')
     await s.consume(req)
     await raw.config('RESETSTAT')
-    await Promise.all(Array.from({ length: 10 }, () => s.consume(req)))
-    const stats = String(await raw.info('commandstats'))
-    const calls = Object.fromEntries(
-      [...stats.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map(([, name, n]) => [name, Number(n)]),
-    )
-    // the client sent 10 EVALSHAs and nothing else; the rest ran inside them, on the one usage hash: one
-    // HMGET each; the key quota of 5 admits 4 more (one HSET each: TATs and counters together); the 6
-    // refusals move only their two refused_* counters
-    expect(calls).toEqual({ evalsha: 10, hmget: 10, hset: 4, hincrby: 12 })
+    await s.consume(req)
+    expect(await commandCalls()).toEqual({ evalsha: 1, hmget: 1, hset: 1 })
+  })
+
+  it('decides the requests of one event-loop turn with one command, each hash read once and written once', async () => {
+    const { req, store: s } = await populated('lay3b')
+    await s.consume(req)
+    await raw.config('RESETSTAT')
+    const admitted = await Promise.all(Array.from({ length: 3 }, () => s.consume(req)))
+    // one EVALSHA for the three; inside it one HMGET and one HSET of the one usage hash
+    expect(await commandCalls()).toEqual({ evalsha: 1, hmget: 1, hset: 1 })
+    expect(admitted.map((d) => d.keyMonth?.remaining)).toEqual([3, 2, 1])
+    await raw.config('RESETSTAT')
+    const decisions = await Promise.all(Array.from({ length: 10 }, () => s.consume(req)))
+    // the key quota of 5 admits one more; the 9 refusals' counters are read with a second HMGET (only a
+    // batch with refusals needs them) and written in the same one HSET
+    expect(await commandCalls()).toEqual({ evalsha: 1, hmget: 2, hset: 1 })
+    expect(decisions.map((d) => d.allowed)).toEqual([true, ...Array(9).fill(false)])
+    expect(decisions.map((d) => d.keyMonth?.remaining)).toEqual(Array(10).fill(0))
+    expect((await s.usage(req.workspaceId)).keys[req.keyId]).toEqual({
+      requests: 5,
+      refused_rate: 0,
+      refused_quota: 9,
+    })
+  })
+
+  it('sends at most 64 decisions per call; a full batch leaves at once', async () => {
+    const { req, store: s } = await populated('lay3c')
+    const many = {
+      ...req,
+      keyMonthlyQuota: null,
+      keyRatePerSecond: 1000,
+      workspaceRatePerSecond: 1000,
+      monthlyQuota: 1000,
+    }
+    await s.consume(many)
+    await raw.config('RESETSTAT')
+    const decisions = await Promise.all(Array.from({ length: 150 }, () => s.consume(many)))
+    expect(decisions.every((d) => d.allowed)).toBe(true)
+    // in arrival order across the three calls: the month's remaining count goes down one by one
+    expect(decisions.map((d) => d.month.remaining)).toEqual(Array.from({ length: 150 }, (_, i) => 998 - i))
+    expect((await commandCalls()).evalsha).toBe(3)
   })
 
   it('counts on top of a usage hash written before the rate state moved into it (no migration)', async () => {
@@ -134,29 +176,27 @@ describeRedis('Redis store layout and behaviour', () => {
     expect(await raw.pttl(usageKey)).toBeGreaterThan(300 * DAY)
   })
 
-  it('refuses to count when its clock and the caller disagree about the month', async () => {
+  it('refuses to count a decision whose clock and caller disagree about the month; the rest of its batch counts', async () => {
     const client = new Redis(server.url)
     defineScripts(client)
     const month = (y: number, m: number) => [String(Date.UTC(y, m, 1)), String(Date.UTC(y, m + 1, 1))]
-    const [aStart, aEnd] = month(2026, 0)
-    const [bStart, bEnd] = month(2025, 11)
-    const call = client.anvilConsume(
-      'skew:{ws:x}:u:a',
-      'skew:{ws:x}:u:b',
-      'key_x',
-      5,
-      5,
-      10,
-      -1,
-      String(Date.UTC(2026, 5, 1)),
-      aStart!,
-      aEnd!,
-      bStart!,
-      bEnd!,
-      '1',
+    const subject = (keyId: string) => [1, 2, keyId, 5, 5, 10, -1, '1']
+    const bytes = await client.anvilConsumeBuffer(
+      2,
+      ['skew:{ws:x}:u:a', 'skew:{ws:x}:u:b'],
+      2,
+      [...month(2026, 0), ...month(2025, 11)],
+      [...subject('key_x'), ...subject('key_y')],
+      [1, String(Date.UTC(2026, 5, 1)), 2, String(Date.UTC(2026, 0, 10))],
     )
-    await expect(call).rejects.toThrow(/outside both months/)
-    expect(await raw.exists('skew:{ws:x}:u:a', 'skew:{ws:x}:u:b')).toBe(0)
+    const reply = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8))
+    // the first decision is an error (reason -1) and leaves no trace; the second is decided and charged
+    expect(reply.slice(0, 13)).toEqual([0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    expect(reply.slice(13, 15)).toEqual([1, 0])
+    expect(reply.slice(24)).toEqual([1, 10])
+    expect(await raw.hgetall('skew:{ws:x}:u:a')).toMatchObject({ requests: '1', 'k:key_y:requests': '1' })
+    expect(await raw.hexists('skew:{ws:x}:u:a', 'k:key_x:requests')).toBe(0)
+    expect(await raw.exists('skew:{ws:x}:u:b')).toBe(0)
     client.disconnect()
   })
 

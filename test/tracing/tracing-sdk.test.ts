@@ -84,6 +84,65 @@ describe('the tracing SDK seam (src/tracing/sdk.ts)', () => {
     })
   })
 
+  it('every traced seam keeps `this`: methods that read private fields work through the proxies', async () => {
+    const tracing = startTracing(config(), { serviceName: 'sdk-this', serviceVersion: '0' }, silent)
+    // each class reads a private field in every method, as RedisStore's #client does
+    class PrivateStore {
+      #up = true
+      async ready() {
+        return this.#up
+      }
+      async close() {
+        this.#up = false
+      }
+      invalidationLive() {
+        return this.#up
+      }
+      async consume() {
+        return { allowed: this.#up, reason: null }
+      }
+    }
+    class PrivateService {
+      #n = 0
+      readonly kind = 'embedded'
+      async submit() {
+        return { id: `job_${++this.#n}`, tier: 'paid', operation: 'hash' }
+      }
+      async depth() {
+        return this.#n
+      }
+      open() {
+        return Promise.resolve(this.#n)
+      }
+      async run() {
+        return { where: 'inline', waitMs: 0, runMs: 0, value: this.#n }
+      }
+      async close() {
+        this.#n = -1
+      }
+    }
+    const store = tracing.traceStore(new PrivateStore() as unknown as Store, 'redis')
+    const trace = tracing.startRequest(request())
+    trace.enter()
+    expect(await store.ready()).toBe(true)
+    expect(store.invalidationLive()).toBe(true)
+    expect((await store.consume({} as never)).allowed).toBe(true)
+    await store.close()
+    expect(await store.ready()).toBe(false)
+    const service = new PrivateService()
+    type Traced = Record<string, (...a: unknown[]) => Promise<unknown>>
+    const jobs = tracing.traceJobs(service as never) as unknown as Traced
+    expect(await jobs.submit!({ workspaceId: 'ws_1' }, new Uint8Array())).toMatchObject({ id: 'job_1' })
+    expect(await jobs.depth!()).toBe(1)
+    const dispatcher = tracing.traceDispatcher(service as unknown as Dispatcher) as unknown as Traced
+    expect(await dispatcher.run!('hash', {}, ctx)).toMatchObject({ value: 1 })
+    const streams = tracing.traceStreams(service as never) as unknown as Traced
+    await (tracing.traceJobs(service as never) as unknown as Traced).close!()
+    expect(await streams.depth!()).toBe(-1)
+    trace.end(200, 'ws_1')
+    await tracing.shutdown()
+  })
+
   it('an access rule runs in an authenticate span: decided at once or by a store call (its child)', async () => {
     const tracing = startTracing(config(), { serviceName: 'sdk-auth', serviceVersion: '0' }, silent)
     const store = tracing.traceStore(fakeStore, 'redis')

@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getHeapStatistics } from 'node:v8'
+import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PoolAdmission } from '../../src/exec/admission.ts'
 import { afterTask, collectionsRun, GROWTH_BYTES } from '../../workers/memory.ts'
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
 import { h1Request } from '../helpers/tls-client.ts'
@@ -40,6 +42,68 @@ describe('a thread gives memory back after a large task', () => {
     await new Promise((r) => setTimeout(r, 500))
     expect(collectionsRun()).toBe(before + 1)
   })
+
+  // a stand-in pool thread (fixtures/memory-thread.ts) sharing a pool's count of busy places, as pools.ts does
+  function memoryThread(busy: Int32Array) {
+    const thread = new Worker(new URL('./fixtures/memory-thread.ts', import.meta.url), {
+      workerData: { busy: busy.buffer },
+    })
+    const grown = new Promise((resolve) => thread.once('message', resolve))
+    const collections = () =>
+      new Promise<number>((resolve) => {
+        thread.once('message', (m: { collections: number }) => resolve(m.collections))
+        thread.postMessage('collections?')
+      })
+    const collected = async (ms: number) => {
+      const deadline = Date.now() + ms
+      let n = await collections()
+      while (n === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100))
+        n = await collections()
+      }
+      return n
+    }
+    return { thread, grown, collections, collected }
+  }
+
+  it('waits while its pool is busy (a body arriving, a task running): the next task would grow it again', async () => {
+    const busy = new Int32Array(new SharedArrayBuffer(4))
+    const admission = new PoolAdmission(2, 2, busy)
+    const { reservation } = admission.reserve('ws_a', 0)
+    expect(Atomics.load(busy, 0)).toBe(1)
+    const t = memoryThread(busy)
+    try {
+      await t.grown
+      // well past the 200 ms idle delay, with a body still arriving: no collection
+      await new Promise((r) => setTimeout(r, 1_000))
+      expect(await t.collections()).toBe(0)
+      // its task runs (on another thread, say): still none
+      expect(admission.start(reservation)).toBe(true)
+      expect(Atomics.load(busy, 0)).toBe(1)
+      await new Promise((r) => setTimeout(r, 600))
+      expect(await t.collections()).toBe(0)
+      // the pool is quiet: collected within the idle delay
+      admission.finish()
+      expect(Atomics.load(busy, 0)).toBe(0)
+      expect(await t.collected(5_000)).toBe(1)
+    } finally {
+      await t.thread.terminate()
+    }
+  })
+
+  it('collects within 10 s even on a pool that never goes quiet (issue 14)', async () => {
+    const busy = new Int32Array(new SharedArrayBuffer(4))
+    new PoolAdmission(2, 2, busy).start()
+    const t = memoryThread(busy)
+    try {
+      await t.grown
+      const started = Date.now()
+      expect(await t.collected(12_000)).toBe(1)
+      expect(Date.now() - started).toBeGreaterThan(7_000)
+    } finally {
+      await t.thread.terminate()
+    }
+  }, 20_000)
 
   describe('through a gateway', () => {
     let server: ServerProcess

@@ -40,6 +40,8 @@ export class MemoryAccountStore implements AccountStore {
   #users = new Map<string, User>()
   #userIdByEmail = new Map<string, string>()
   #sessions = new Map<string, Session>()
+  // user id → ids of their sessions, oldest first (Set order)
+  #sessionsOf = new Map<string, Set<string>>()
   // user id → workspace id → membership
   #memberships = new Map<string, Map<string, Membership>>()
   #membershipOrder = new Map<string, OrderedIds>()
@@ -74,7 +76,8 @@ export class MemoryAccountStore implements AccountStore {
       this.#users.set(u.id, u)
       this.#userIdByEmail.set(u.email, u.id)
     }
-    for (const s of snap.sessions) this.#sessions.set(s.id, s)
+    for (const s of [...snap.sessions].sort((a, b) => (a.created_at < b.created_at ? -1 : 1)))
+      this.#keepSession(s)
     for (const m of snap.memberships) this.#keepMembership(m)
     for (const [id, at] of snap.key_last_used ?? []) this.#keyLastUsed.set(id, at)
   }
@@ -102,7 +105,7 @@ export class MemoryAccountStore implements AccountStore {
     for (const [name, b] of this.#backoffs) if (b.forget_at <= now) this.#backoffs.delete(name)
     for (const [id, s] of this.#sessions) {
       if (Date.parse(s.expires_at) <= now) {
-        this.#sessions.delete(id)
+        this.#dropSession(id)
         this.#dirty = true
       }
     }
@@ -155,8 +158,34 @@ export class MemoryAccountStore implements AccountStore {
     return id === undefined ? undefined : this.getUser(id)
   }
 
-  async createSession(session: Session): Promise<void> {
-    this.#sessions.set(session.id, { ...session })
+  #keepSession(session: Session): void {
+    this.#sessions.set(session.id, session)
+    let mine = this.#sessionsOf.get(session.user_id)
+    if (!mine) {
+      mine = new Set()
+      this.#sessionsOf.set(session.user_id, mine)
+    }
+    mine.add(session.id)
+  }
+
+  #dropSession(id: string): boolean {
+    const session = this.#sessions.get(id)
+    if (!session) return false
+    this.#sessions.delete(id)
+    const mine = this.#sessionsOf.get(session.user_id)
+    mine?.delete(id)
+    if (mine?.size === 0) this.#sessionsOf.delete(session.user_id)
+    return true
+  }
+
+  async createSession(session: Session, maxPerPerson?: number): Promise<void> {
+    this.#keepSession({ ...session })
+    const mine = this.#sessionsOf.get(session.user_id)!
+    if (maxPerPerson !== undefined)
+      for (const oldest of mine) {
+        if (mine.size <= maxPerPerson) break
+        this.#dropSession(oldest)
+      }
     await this.#persist()
   }
 
@@ -175,12 +204,26 @@ export class MemoryAccountStore implements AccountStore {
   }
 
   async deleteSession(id: string): Promise<void> {
-    if (this.#sessions.delete(id)) await this.#persist()
+    if (this.#dropSession(id)) await this.#persist()
   }
 
-  async addMembership(membership: Membership): Promise<void> {
-    if (this.#memberships.get(membership.user_id)?.has(membership.workspace_id)) return
+  // checked and added before the first await: one event-loop turn is this store's atomic step
+  async addMembership(membership: Membership, maxOwned?: number): Promise<boolean> {
+    const mine = this.#memberships.get(membership.user_id)
+    if (mine?.has(membership.workspace_id)) return true
+    if (maxOwned !== undefined && membership.role === 'owner') {
+      let owned = 0
+      for (const m of mine?.values() ?? []) if (m.role === 'owner') owned++
+      if (owned >= maxOwned) return false
+    }
     this.#keepMembership({ ...membership })
+    await this.#persist()
+    return true
+  }
+
+  async removeMembership(userId: string, workspaceId: string): Promise<void> {
+    if (!this.#memberships.get(userId)?.delete(workspaceId)) return
+    this.#membershipOrder.get(userId)?.delete(new Set([workspaceId]))
     await this.#persist()
   }
 

@@ -23,6 +23,7 @@ import type {
 } from './types.ts'
 
 const BACKOFF_LUA = readFileSync(new URL('backoff.lua', import.meta.url), 'utf8')
+const ADD_MEMBERSHIP_LUA = readFileSync(new URL('add-membership.lua', import.meta.url), 'utf8')
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -34,6 +35,12 @@ declare module 'ioredis' {
       maxMs: number,
       forgetMs: number,
     ): Result<[number, number, number], Context>
+    consoleAddMembership(
+      members: string,
+      workspaceId: string,
+      membership: string,
+      maxOwned: number,
+    ): Result<number, Context>
   }
 }
 
@@ -47,7 +54,8 @@ function orderOf(membership: Membership): [number, string] {
 //   console:email:<email> → user id (SET NX claims an address once)
 //   console:user:<id> → hash; console:members:<user id> → hash workspace id → JSON membership
 //   console:members-bytime:<user id> → sorted set of the same workspace ids by membership time (pages)
-//   console:session:<hash> → hash, expiring with the session; console:counter:<name> → INCR with PEXPIRE NX
+//   console:session:<hash> → hash, expiring with the session; console:sessions-of:<user id> → sorted set of
+//   a person's session ids by creation (their number is bounded); console:counter:<name> → INCR with PEXPIRE NX
 //   console:backoff:<name> → hash attempts/next_at, expiring (backoff.lua decides an attempt atomically)
 //   console:last-used → sorted set, key id scored by the latest use (ZADD GT keeps the latest)
 export class RedisAccountStore implements AccountStore {
@@ -61,6 +69,7 @@ export class RedisAccountStore implements AccountStore {
     this.#client = client
     this.#prefix = `${prefix}:console`
     client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
+    client.defineCommand('consoleAddMembership', { lua: ADD_MEMBERSHIP_LUA, numberOfKeys: 1 })
     definePageIds(client)
     this.#clock = clock
     this.#timeoutMs = timeoutMs
@@ -132,10 +141,24 @@ export class RedisAccountStore implements AccountStore {
     return id ? this.getUser(id) : undefined
   }
 
-  async createSession(session: Session): Promise<void> {
+  // console:sessions-of:<user id> (sorted set by creation time) names a person's sessions: past
+  // maxPerPerson the oldest are ended. Two keys, so two steps (no script spans them on a cluster): parallel
+  // sign-ins each trim to the bound, so the set ends within it.
+  async createSession(session: Session, maxPerPerson?: number): Promise<void> {
     const key = this.#key('session', session.id)
     await this.#client.hset(key, session)
     await this.#expireAt(key, session.expires_at)
+    if (maxPerPerson === undefined) return
+    const mine = this.#key('sessions-of', session.user_id)
+    await this.#client.zadd(mine, Date.parse(session.created_at) || 0, session.id)
+    await this.#expireAt(mine, session.expires_at)
+    const over = (await this.#client.zcard(mine)) - maxPerPerson
+    if (over <= 0) return
+    const oldest = await this.#client.zrange(mine, '0', String(over - 1))
+    if (oldest.length === 0) return
+    // one DEL per session: on a cluster they live in different slots
+    await Promise.all(oldest.map((id) => this.#client.del(this.#key('session', id))))
+    await this.#client.zrem(mine, ...oldest)
   }
 
   // Redis drops the record when the session ends; the check against `now` keeps the memory store's
@@ -159,17 +182,28 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async deleteSession(id: string): Promise<void> {
-    await this.#client.del(this.#key('session', id))
+    const key = this.#key('session', id)
+    const userId = await this.#client.hget(key, 'user_id')
+    await this.#client.del(key)
+    if (userId !== null) await this.#client.zrem(this.#key('sessions-of', userId), id)
   }
 
-  async addMembership(membership: Membership): Promise<void> {
-    const added = await this.#client.hsetnx(
+  // add-membership.lua counts the person's owned workspaces and adds in one step
+  async addMembership(membership: Membership, maxOwned?: number): Promise<boolean> {
+    const added = await this.#client.consoleAddMembership(
       this.#key('members', membership.user_id),
       membership.workspace_id,
       JSON.stringify(membership),
+      maxOwned ?? -1,
     )
     // the order second: a membership missing from it (a crash in between) is added by the next page read
-    if (added === 1) await this.#client.zadd(this.#byTime(membership.user_id), ...orderOf(membership))
+    if (added === 2) await this.#client.zadd(this.#byTime(membership.user_id), ...orderOf(membership))
+    return added !== 0
+  }
+
+  async removeMembership(userId: string, workspaceId: string): Promise<void> {
+    await this.#client.hdel(this.#key('members', userId), workspaceId)
+    await this.#client.zrem(this.#byTime(userId), workspaceId)
   }
 
   #byTime(userId: string): string {

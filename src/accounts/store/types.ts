@@ -70,13 +70,20 @@ export interface AccountStore {
   getUser(id: string): Promise<User | undefined>
   findUserByEmail(email: string): Promise<User | undefined>
 
-  createSession(session: Session): Promise<void>
+  // With `maxPerPerson`: the person's oldest sessions are ended while they have more than that, so
+  // signing in again and again cannot make the store keep sessions without bound
+  createSession(session: Session, maxPerPerson?: number): Promise<void>
   // expired sessions are not returned (Redis: PEXPIREAT does it; memory: checked on read)
   getSession(id: string, now: number): Promise<Session | undefined>
   touchSession(id: string, patch: Pick<Session, 'expires_at' | 'last_seen'>): Promise<void>
   deleteSession(id: string): Promise<void>
 
-  addMembership(membership: Membership): Promise<void>
+  // Adds the membership (a second add of the same one changes nothing). With `maxOwned`, an owner's
+  // membership is refused (false) when the person already owns that many workspaces: counted and added
+  // atomically (Lua on Redis), so parallel creates cannot all pass one check.
+  addMembership(membership: Membership, maxOwned?: number): Promise<boolean>
+  // gives a place back: the workspace it was taken for could not be created
+  removeMembership(userId: string, workspaceId: string): Promise<void>
   listMemberships(userId: string): Promise<Membership[]>
   getMembership(userId: string, workspaceId: string): Promise<Membership | undefined>
   // A page of a person's memberships, newest first (created_at, then workspace id), from an ordered

@@ -9,8 +9,10 @@ export const DEFAULT_ENVIRONMENT = 'production'
 export async function createConsoleWorkspace(
   deps: Pick<ConsoleDeps, 'store' | 'defaultPlan'>,
   name: string,
+  // a pre-chosen id and creation time (the owner's place is taken under it first, atomically)
+  chosen: { id?: string; created_at?: string } = {},
 ): Promise<Workspace> {
-  const workspace = await deps.store.createWorkspace({ name, plan: deps.defaultPlan })
+  const workspace = await deps.store.createWorkspace({ name, plan: deps.defaultPlan, ...chosen })
   const project = await deps.store.ensureProject(workspace.id, DEFAULT_PROJECT)
   await deps.store.ensureEnvironment(project.id, DEFAULT_ENVIRONMENT, 'live')
   return workspace

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { AppError } from '../../errors.ts'
-import { IDEMPOTENCY_KEY, recordId, type StoredResponse, seal, unseal } from '../../lib/idempotency-seal.ts'
-import type { Store } from '../../store/types.ts'
+import { AppError, type ErrorCode } from '../../errors.ts'
+import {
+  IDEMPOTENCY_KEY,
+  recordId,
+  type StoredResponse,
+  scopeId,
+  seal,
+  unseal,
+} from '../../lib/idempotency-seal.ts'
+import type { IdempotencyRef, Store } from '../../store/types.ts'
 import { consumeLimited } from '../body/consume-limited.ts'
 import { isReadable } from '../body/stream-digest.ts'
 import { shapeAnswer } from '../lane/answer.ts'
@@ -14,7 +21,7 @@ declare module 'fastify' {
     idempotent?: boolean
   }
   interface FastifyRequest {
-    idempotency?: { scope: string; key: string; id: string; fingerprint: string; settled: boolean }
+    idempotency?: { scope: string; key: string; ref: IdempotencyRef; fingerprint: string; settled: boolean }
   }
 }
 
@@ -22,13 +29,26 @@ export interface IdempotencyOptions {
   store: Store
   // how long a stored response is replayed (IDEMPOTENCY_TTL_SECONDS)
   ttlSeconds: number
+  // a kept answer's body over this is kept as its status, size and digest only (IDEMPOTENCY_MAX_ANSWER_BYTES)
+  maxAnswerBytes: number
+  // what one scope's kept answers may weigh, oldest dropped first (IDEMPOTENCY_MAX_SCOPE_BYTES)
+  maxScopeBytes: number
   // how long a first request holds its key while it runs; a gateway that dies mid-request frees it then
   lockMs?: number
 }
 
+// The errors a create answers once it has started executing, which are kept like its success: it found
+// what it needed missing (404) or the thing existing or a cap reached (409). Every other refusal came
+// before the create ran (validation, in the schema or the handler; access; limits; body size and type) or
+// is the gateway's own failure (5xx), and is not kept: the key stays free and a retry runs again. Stripe's
+// rule: a result is saved only once the endpoint has started executing.
+export const KEPT_ERRORS: readonly ErrorCode[] = ['ERR_NOT_FOUND', 'ERR_CONFLICT']
+
 // the headers of the first response that a replay repeats (the envelope's type and where the thing is)
 const KEPT_HEADERS = ['content-type', 'location'] as const
 const DEFAULT_LOCK_MS = 120_000
+// an error envelope is small: one larger than this is not one of ours, and not kept
+const MAX_ERROR_BYTES = 64 * 1024
 
 // Who the key belongs to: a workspace for API keys, the signed-in person for the console (a replayed key
 // create carries the plaintext key, which only its creator may see again), the operator for the admin API.
@@ -71,14 +91,34 @@ function invalidKey(): AppError {
   })
 }
 
-// idempotency: the lane's step before run, on routes that declare `config.idempotent` only; this enforces
-// it. After validation (as Stripe: a request refused by its schema never started, so nothing is kept),
-// before the handler: the first request with a key takes it
-// (SET NX), runs, and its response is kept for IDEMPOTENCY_TTL_SECONDS; a repeat with the same method, path
-// and body gets that response again with Idempotent-Replayed: true; a different request 422; a repeat while
-// the first still runs 409. 5xx and 429 answers are not kept: the key is freed so a retry runs.
+// Whether the create had started executing when it answered this (see KEPT_ERRORS).
+function startedWhenAnswered(status: number, payload: string | Buffer): boolean {
+  if (status < 300) return true
+  if ((status !== 404 && status !== 409) || payload.length > MAX_ERROR_BYTES) return false
+  try {
+    const code = (JSON.parse(payload.toString()) as { error?: { code?: unknown } }).error?.code
+    return KEPT_ERRORS.includes(code as ErrorCode)
+  } catch {
+    return false
+  }
+}
+
+// idempotency: the lane's step before run, on routes that declare `config.idempotent` only (their own hooks,
+// added as they register). After validation (as Stripe: a request refused by its schema never started, so
+// nothing is kept), before the handler: the first request with a key takes it (SET NX), runs, and its answer
+// is kept for IDEMPOTENCY_TTL_SECONDS if the create had started executing (2xx, and the 404/409 of
+// KEPT_ERRORS); a repeat with the same method, path and body gets that answer again with
+// Idempotent-Replayed: true; a different request 422; a repeat while the first still runs 409. Anything
+// else frees the key so a retry runs. What is kept is bounded: an answer's body by maxAnswerBytes (a larger
+// one is kept as its digest, and its replay is 409 ERR_IDEMPOTENCY_NOT_REPLAYABLE), a scope's answers by
+// maxScopeBytes, its oldest dropped first (issue 27).
+// Every answer of a create goes through onSend, where it is kept or its key freed. A client that goes away
+// mid-create frees nothing: Fastify runs the handler to its end whatever the socket does, and its answer
+// is kept like any other (a retry meanwhile gets 409 ERR_IDEMPOTENCY_IN_PROGRESS, then the replay): the
+// create started, so a retry must not run it a second time. A request that never answers at all (its
+// gateway died) holds its key until its lock (lockMs) ends.
 async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptions): Promise<void> {
-  const { store, ttlSeconds } = options
+  const { store, ttlSeconds, maxAnswerBytes, maxScopeBytes } = options
   const lockMs = options.lockMs ?? DEFAULT_LOCK_MS
 
   // Only a route that declares it gets these hooks (its own, added as it registers): no other route's
@@ -88,7 +128,6 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     route.preHandler = [...hooksOf(route.preHandler), enforceIdempotencyKey]
     // kept as the route made it, then compressed or sliced as any answer (src/http/lane/answer.ts)
     route.onSend = [...hooksOf(route.onSend), keepIdempotentResponse, shapeAnswer]
-    route.onResponse = [...hooksOf(route.onResponse), freeUnsettledKey]
   })
 
   function enforceIdempotencyKey(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
@@ -112,10 +151,10 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     const fingerprint = createHash('sha256')
       .update(`${request.method} ${request.url}\0${await bodyDigest(request)}`)
       .digest('hex')
-    const id = recordId(scope, key)
-    const found = await store.idempotencyBegin(id, fingerprint, lockMs)
+    const ref = { scope: scopeId(scope), id: recordId(scope, key) }
+    const found = await store.idempotencyBegin(ref, fingerprint, lockMs)
     if (found === undefined) {
-      request.idempotency = { scope, key, id, fingerprint, settled: false }
+      request.idempotency = { scope, key, ref, fingerprint, settled: false }
       return false
     }
     if (found.fingerprint !== fingerprint) {
@@ -124,6 +163,14 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     const stored = found.state === 'done' && found.response ? unseal(scope, key, found.response) : undefined
     if (!stored) {
       throw new AppError('ERR_IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' })
+    }
+    if (stored.omitted) {
+      throw new AppError('ERR_IDEMPOTENCY_NOT_REPLAYABLE', undefined, {
+        idempotency_key: key,
+        status: stored.status,
+        bytes: stored.omitted.bytes,
+        sha256: stored.omitted.sha256,
+      })
     }
     replay(reply, stored)
     return true
@@ -148,8 +195,8 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     payload: unknown,
   ): Promise<unknown> {
     const status = reply.statusCode
-    if (status >= 500 || status === 429 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-      await store.idempotencyRelease(held.id).catch(() => {})
+    if ((typeof payload !== 'string' && !Buffer.isBuffer(payload)) || !startedWhenAnswered(status, payload)) {
+      await store.idempotencyRelease(held.ref).catch(() => {})
       return payload
     }
     const headers: Record<string, string> = {}
@@ -157,31 +204,29 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
       const value = reply.getHeader(name)
       if (value !== undefined) headers[name] = String(value)
     }
-    const response: StoredResponse = { status, headers, body: payload.toString() }
+    const bytes = Buffer.byteLength(payload)
+    const response: StoredResponse =
+      bytes <= maxAnswerBytes
+        ? { status, headers, body: payload.toString() }
+        : {
+            status,
+            headers,
+            body: '',
+            omitted: { bytes, sha256: createHash('sha256').update(payload).digest('hex') },
+          }
     const record = { fingerprint: held.fingerprint, state: 'done' as const }
     try {
       await store.idempotencyFinish(
-        held.id,
+        held.ref,
         { ...record, response: seal(held.scope, held.key, response) },
         ttlSeconds,
+        maxScopeBytes,
       )
     } catch (err) {
       // the create happened: answer it; a retry finds the key running until the lock expires
       request.log.warn({ err }, 'storing an idempotent response failed')
     }
     return payload
-  }
-
-  // the first request ended without a response of its own (the client went away before the handler
-  // finished, or a hook threw past onSend): free the key so a retry can run
-  function freeUnsettledKey(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
-    const held = request.idempotency
-    if (!held || held.settled) return done()
-    held.settled = true
-    store.idempotencyRelease(held.id).then(
-      () => done(),
-      () => done(),
-    )
   }
 }
 

@@ -42,7 +42,10 @@ cross-origin; a preflight from any other origin answers \`403 ERR_CORS_ORIGIN\`.
 **Safe retries.** Every POST that creates takes an \`Idempotency-Key\` header (Stripe's semantics): a retry with
 the same key and request within 24 h answers the first response again with \`Idempotent-Replayed: true\`;
 another request with the key is \`422 ERR_IDEMPOTENCY_MISMATCH\`, a repeat while the first still runs
-\`409 ERR_IDEMPOTENCY_IN_PROGRESS\` with \`Retry-After\`.
+\`409 ERR_IDEMPOTENCY_IN_PROGRESS\` with \`Retry-After\`. An answer is kept only once the create started executing
+(its success, a 404, a 409 \`ERR_CONFLICT\`): a refusal before it ran (validation, access, limits) or a 5xx
+leaves the key free for a retry. A first answer too large to keep (16 KiB) replays as
+\`409 ERR_IDEMPOTENCY_NOT_REPLAYABLE\`.
 
 **JSON bodies** must be UTF-8 (\`charset=utf-8\` allowed, any other charset is 415). A body over the plan's limit is
 refused from its \`Content-Length\` before it is read, or as soon as the streamed bytes pass the limit.

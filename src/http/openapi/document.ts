@@ -1,4 +1,5 @@
 import { ERRORS, type ErrorCode } from '../../errors.ts'
+import { KEPT_ERRORS } from '../hooks/idempotency.ts'
 import type { CollectedRoute } from './collector.ts'
 import { type DocExample, routeOf } from './examples.ts'
 import { HEADERS, type ListenerHeaders, responseHeaders } from './headers.ts'
@@ -55,26 +56,22 @@ const BODY_ERRORS: ErrorCode[] = [
 ]
 const ADMIN_ERRORS: ErrorCode[] = ['ERR_UNAUTHORIZED']
 // an Idempotency-Key that is not 1–255 printable ASCII characters, a repeat while the first runs, a repeat
-// with another request (src/http/hooks/idempotency.ts)
+// with another request, a repeat of a first answer too large to keep (src/http/hooks/idempotency.ts)
 const IDEMPOTENCY_ERRORS: ErrorCode[] = [
   'ERR_VALIDATION',
   'ERR_IDEMPOTENCY_IN_PROGRESS',
   'ERR_IDEMPOTENCY_MISMATCH',
+  'ERR_IDEMPOTENCY_NOT_REPLAYABLE',
 ]
-// statuses a replay never has: refused before the create ran (authentication, scope, CSRF, body size and
-// type), or not kept (429, 5xx)
-const NEVER_REPLAYED = new Set([401, 403, 413, 415, 429])
 
-// A replay repeats what the create itself answered: its success, or a 4xx its handler gave (one of the
-// route's declared errors), never the key's own refusals or what was refused before the handler ran.
+// A replay repeats what the create answered once it had started executing: its success, or one of the
+// errors it then gives (KEPT_ERRORS: 404, 409 ERR_CONFLICT) that the route declares; never a refusal that
+// came before it ran (validation, access, limits, body), a 5xx, nor the key's own answers.
 function replayable(route: CollectedRoute, status: number, codes: readonly ErrorCode[]): boolean {
   if (!route.idempotent) return false
   if (status < 300) return true
-  if (status >= 500 || NEVER_REPLAYED.has(status)) return false
   const declared = new Set(route.doc.errors ?? [])
-  return codes.some(
-    (c) => declared.has(c) && c !== 'ERR_IDEMPOTENCY_IN_PROGRESS' && c !== 'ERR_IDEMPOTENCY_MISMATCH',
-  )
+  return codes.some((c) => declared.has(c) && KEPT_ERRORS.includes(c))
 }
 
 const OCTETS = { schema: { type: 'string', contentMediaType: 'application/octet-stream' } }
@@ -302,7 +299,10 @@ const IDEMPOTENCY_KEY = {
     'same method, path and body within 24 h (IDEMPOTENCY_TTL_SECONDS) answers the first response again, with ' +
     '`Idempotent-Replayed: true`, and creates nothing; with another request it is 422 ' +
     'ERR_IDEMPOTENCY_MISMATCH; while the first is still running, 409 ERR_IDEMPOTENCY_IN_PROGRESS with ' +
-    'Retry-After. A key that is not 1–255 printable ASCII characters is 400 ERR_VALIDATION.',
+    'Retry-After. Kept only once the create started executing: its success, a 404 or a 409 ERR_CONFLICT; a ' +
+    'refusal before it ran (validation, access, limits) or a 5xx frees the key for a retry. A first answer ' +
+    'over 16 KiB is kept as its digest: its replay is 409 ERR_IDEMPOTENCY_NOT_REPLAYABLE. A key that is not ' +
+    '1–255 printable ASCII characters is 400 ERR_VALIDATION.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   example: '7f1c9e2a-4b6d-4e8f-9a0b-1c2d3e4f5a6b',
 }

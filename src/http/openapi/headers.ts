@@ -48,7 +48,8 @@ export const HEADERS = {
   'Idempotent-Replayed': {
     description:
       '`true` when this answer is the stored answer to an earlier request with the same Idempotency-Key ' +
-      '(a replay repeats the first answer: its success, or the 4xx the create itself gave).',
+      '(a replay repeats the first answer: its success, or the 404 or 409 ERR_CONFLICT the create gave once ' +
+      'it had started).',
     schema: { type: 'string', enum: ['true'] },
   },
   'WWW-Authenticate': {

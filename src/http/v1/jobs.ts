@@ -115,13 +115,16 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
       "plan's JSON body limit, and a job may compute for " +
       `${JOB_BUDGET_FACTOR}x the plan's per-request budget. Answers 202 with the job id (and a Location ` +
       'header); poll GET /v1/jobs/{id}, which says when to poll again in `Retry-After` while the job has ' +
-      'not finished. One request of quota is charged at submission; polls are rate-limited like any call ' +
+      "not finished. A workspace has at most its plan's max_jobs_in_flight jobs queued or running: past " +
+      'that, 409 ERR_CONFLICT {limit, max}. One request of quota is charged at submission; polls are ' +
+      'rate-limited like any call ' +
       'but not charged to the monthly quota. A job accepted is kept: a worker lost mid-run is replaced and ' +
       'the job runs again. Safe to retry with an `Idempotency-Key` header.',
     tags: ['Jobs'],
     body: jobBody,
     response: submitted,
-    errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_COMPUTE_LIMIT', 'ERR_OVERLOADED'],
+    // ERR_CONFLICT: max_jobs_in_flight reached
+    errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_COMPUTE_LIMIT', 'ERR_OVERLOADED', 'ERR_CONFLICT'],
     handler: async function submitJob({ body, request, reply }) {
       const auth = request.auth
       if (!auth) throw new AppError('ERR_INTERNAL')

@@ -3,7 +3,6 @@ import { AppError, ERRORS } from '../../errors.ts'
 import type { PoolSet } from '../../exec/pools.ts'
 import { ProgressProbe } from '../../exec/progress-board.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
-import { newestFirst, pageOf } from '../../store/page.ts'
 import type { Page } from '../../store/types.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
@@ -25,6 +24,7 @@ import {
   type Tier,
 } from '../types.ts'
 import { JobFiles } from './files.ts'
+import { JobIndex } from './job-index.ts'
 
 export interface EmbeddedJobsOptions {
   dir: string
@@ -57,6 +57,14 @@ export class EmbeddedJobBackend implements JobBackend {
   #closed = false
   // workspace id → ids of its jobs queued or running, taken synchronously at submission (max_jobs_in_flight)
   #inFlight = new Map<string, Set<string>>()
+  // the lists in creation order and the finished jobs in expiry order: a page or a sweep costs what it
+  // returns, not the number of jobs kept
+  #index = new JobIndex()
+  // finished jobs per tier, for depth() without a scan
+  #done: Record<Tier, { completed: number; failed: number }> = {
+    paid: { completed: 0, failed: 0 },
+    free: { completed: 0, failed: 0 },
+  }
 
   private constructor(options: EmbeddedJobsOptions) {
     this.#o = options
@@ -77,7 +85,9 @@ export class EmbeddedJobBackend implements JobBackend {
     const metas = (await this.#files.load()).sort((a, b) => a.created_at - b.created_at)
     for (const meta of metas) {
       this.#jobs.set(meta.id, meta)
-      if (meta.status === 'completed' || meta.status === 'failed') continue
+      this.#index.added(meta)
+      if (meta.status === 'completed' || meta.status === 'failed') this.#done[meta.tier][meta.status]++
+      if (isFinished(meta.status)) continue
       this.#take(meta.workspace_id, meta.id)
       // asked to stop before the last process ended: cancelled, not run again
       if (meta.cancel_requested_at !== undefined) {
@@ -132,6 +142,7 @@ export class EmbeddedJobBackend implements JobBackend {
       throw err
     }
     this.#jobs.set(job.id, meta)
+    this.#index.added(meta)
     this.#waiting[job.tier].push(meta)
     this.#pump()
   }
@@ -147,29 +158,29 @@ export class EmbeddedJobBackend implements JobBackend {
 
   async forget(workspaceId: string, id: string): Promise<void> {
     const meta = this.#jobs.get(id)
-    if (!meta || meta.workspace_id !== workspaceId || this.#running.has(id)) return
-    this.#jobs.delete(id)
-    this.#leave(workspaceId, id)
-    this.#waiting[meta.tier] = this.#waiting[meta.tier].filter((m) => m.id !== id)
-    await this.#files.remove(id)
+    if (!meta || meta.workspace_id !== workspaceId) return
+    await this.#forget([meta])
   }
 
-  async list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined> {
-    const mine: (JobMeta & { created: string })[] = []
-    for (const meta of this.#jobs.values()) {
-      if (meta.workspace_id !== workspaceId) continue
-      if (meta.expires_at !== undefined && meta.expires_at <= query.now) continue
-      // the cursor is looked for among every job of the workspace, whatever the status filter
-      if (query.status !== undefined && meta.status !== query.status && meta.id !== query.startingAfter)
-        continue
-      mine.push({ ...meta, created: String(meta.created_at).padStart(16, '0') })
+  // drops jobs and their files (one still running stays: its run writes its files first)
+  async #forget(metas: readonly JobMeta[]): Promise<void> {
+    const gone = metas.filter(
+      (m) => this.#jobs.get(m.id) === m && (isFinished(m.status) || !this.#running.has(m.id)),
+    )
+    this.#index.removed(gone)
+    for (const meta of gone) {
+      this.#jobs.delete(meta.id)
+      this.#leave(meta.workspace_id, meta.id)
+      if (meta.status === 'queued')
+        this.#waiting[meta.tier] = this.#waiting[meta.tier].filter((m) => m.id !== meta.id)
+      if (meta.status === 'completed' || meta.status === 'failed') this.#done[meta.tier][meta.status]--
     }
-    mine.sort((a, b) => newestFirst({ id: a.id, created_at: a.created }, { id: b.id, created_at: b.created }))
-    const page = pageOf(mine, query)
-    if (!page) return undefined
-    // the cursor itself, kept in the list only to be found, is not on the page
-    const data = page.data.filter((m) => query.status === undefined || m.status === query.status)
-    return { data: data.map(({ created: _, ...meta }) => meta), has_more: page.has_more }
+    await Promise.all(gone.map((meta) => this.#files.remove(meta.id)))
+  }
+
+  // a page in O(page): src/jobs/embedded/job-index.ts
+  async list(workspaceId: string, query: JobListQuery): Promise<Page<JobMeta> | undefined> {
+    return this.#index.page(workspaceId, query, this.#jobs, this.#inFlight.get(workspaceId))
   }
 
   async cancel(workspaceId: string, id: string, now: number): Promise<CancelReply> {
@@ -197,6 +208,7 @@ export class EmbeddedJobBackend implements JobBackend {
     meta.expires_at = finishedAt + this.#o.resultTtlSeconds * 1000
     await this.#files.writeMeta(meta)
     this.#jobs.set(meta.id, meta)
+    this.#index.finished(meta)
     this.#leave(meta.workspace_id, meta.id)
     await this.#files.removeInput(meta.id)
   }
@@ -205,8 +217,9 @@ export class EmbeddedJobBackend implements JobBackend {
     const depth = emptyDepth()
     for (const tier of TIERS) depth[tier].waiting = this.#waiting[tier].length
     for (const { tier } of this.#running.values()) depth[tier].active++
-    for (const meta of this.#jobs.values()) {
-      if (meta.status === 'completed' || meta.status === 'failed') depth[meta.tier][meta.status]++
+    for (const tier of TIERS) {
+      depth[tier].completed = this.#done[tier].completed
+      depth[tier].failed = this.#done[tier].failed
     }
     for (const tier of this.#delayed.values()) depth[tier].delayed++
     return depth
@@ -312,6 +325,8 @@ export class EmbeddedJobBackend implements JobBackend {
     await this.#files.writeMeta(finished)
     recordOutcome(this.#o.metrics, meta.operation, outcome, durationMs)
     this.#jobs.set(meta.id, finished)
+    this.#index.finished(finished)
+    this.#done[finished.tier][outcome.status]++
     this.#leave(meta.workspace_id, meta.id)
     await this.#files.removeInput(meta.id)
     if (outcome.status === 'failed' && outcome.cause) {
@@ -319,12 +334,8 @@ export class EmbeddedJobBackend implements JobBackend {
     }
   }
 
+  // the jobs that expired since the last sweep, from the front of the expiry queue (no scan)
   async #sweep(): Promise<void> {
-    const now = this.#o.clock()
-    for (const meta of [...this.#jobs.values()]) {
-      if (meta.expires_at !== undefined && meta.expires_at <= now) {
-        await this.forget(meta.workspace_id, meta.id).catch(() => {})
-      }
-    }
+    await this.#forget(this.#index.expired(this.#o.clock())).catch(() => {})
   }
 }

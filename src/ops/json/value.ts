@@ -132,6 +132,60 @@ export function depthOf(root: unknown): number {
 // Structural JSON equality: key order is irrelevant, numbers compare by exact decimal value (1 and 1.0
 // are equal, 12345678901234567890 and 12345678901234567891 are not: see number.ts).
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  return equalUpTo(a, b, Number.POSITIVE_INFINITY, 0) >= 0
+}
+
+// jsonEqual, given up (undefined) once it would visit more than `budget` values.
+export function equalWithin(a: unknown, b: unknown, budget: number): boolean | undefined {
+  const left = equalUpTo(a, b, budget, 0)
+  return left === OVER_BUDGET ? undefined : left >= 0
+}
+
+const DIFFERENT = -1
+const OVER_BUDGET = -2
+// Recursion is the fast way (no stack array, no key arrays: for-in reads V8's enum cache), but the call
+// stack is bounded: below this depth a document is compared by equalDeep's explicit stack.
+const RECURSE_UP_TO = 256
+
+// The budget left after comparing x and y (each member of a container costs one), DIFFERENT, or
+// OVER_BUDGET when the comparison would visit more than `budget` values.
+function equalUpTo(x: unknown, y: unknown, budget: number, depth: number): number {
+  if (x === y) return budget
+  if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) {
+    // different primitives, or a plain number and a raw one (1 and 1.0)
+    const same =
+      (typeof x === 'number' && isRawNumber(y) && numbersEqual(x, y)) ||
+      (typeof y === 'number' && isRawNumber(x) && numbersEqual(x, y))
+    return same ? budget : DIFFERENT
+  }
+  if (isRawNumber(x) || isRawNumber(y)) {
+    return isRawNumber(x) && isRawNumber(y) && numbersEqual(x, y) ? budget : DIFFERENT
+  }
+  if (depth >= RECURSE_UP_TO) return equalDeep(x, y) ? budget : DIFFERENT
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return DIFFERENT
+    budget -= x.length
+    if (budget < 0) return OVER_BUDGET
+    for (let i = 0; i < x.length; i++) {
+      budget = equalUpTo(x[i], y[i], budget, depth + 1)
+      if (budget < 0) return budget
+    }
+    return budget
+  }
+  if (Array.isArray(y)) return DIFFERENT
+  let members = 0
+  for (const _ in y) members++
+  for (const key in x) {
+    if (--members < 0 || !Object.hasOwn(y, key)) return DIFFERENT
+    if (--budget < 0) return OVER_BUDGET
+    budget = equalUpTo((x as JsonObject)[key], (y as JsonObject)[key], budget, depth + 1)
+    if (budget < 0) return budget
+  }
+  return members === 0 ? budget : DIFFERENT
+}
+
+// jsonEqual over an explicit stack, for documents of any depth.
+function equalDeep(a: unknown, b: unknown): boolean {
   const stack: unknown[] = [a, b]
   while (stack.length > 0) {
     const y = stack.pop()

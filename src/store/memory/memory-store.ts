@@ -10,10 +10,12 @@ import type {
   ConsumeRequest,
   Environment,
   IdempotencyRecord,
+  IdempotencyRef,
   KeyLookup,
   KeyMode,
   LimitDecision,
   NewKey,
+  NewWorkspace,
   Page,
   PageRequest,
   Project,
@@ -82,8 +84,10 @@ export class MemoryStore implements Store {
   // month → workspace id → key ids whose counters changed since the last usage line
   #usageDirty = new Map<string, Map<string, Set<string>>>()
   #flushTimer: NodeJS.Timeout | undefined
-  // Idempotency-Key records: in memory only (a restart forgets them, as it ends the requests they guard)
-  #idempotency = new Map<string, { record: IdempotencyRecord; expiresAt: number }>()
+  // Idempotency-Key records: in memory only (a restart forgets them, as it ends the requests they guard),
+  // by `<scope> <id>`; and per scope, what its kept answers weigh, oldest first (Map order)
+  #idempotency = new Map<string, { record: IdempotencyRecord; expiresAt: number; scope: string }>()
+  #kept = new Map<string, { bytes: number; records: Map<string, number> }>()
   #idempotencySweep: NodeJS.Timeout | undefined
 
   private constructor(options: MemoryStoreOptions) {
@@ -256,13 +260,13 @@ export class MemoryStore implements Store {
     return () => this.#listeners.delete(listener)
   }
 
-  async createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace> {
+  async createWorkspace(input: NewWorkspace): Promise<Workspace> {
     const ws: Workspace = {
-      id: newId('ws'),
+      id: input.id ?? newId('ws'),
       name: input.name,
       plan: input.plan,
       overrides: {},
-      created_at: this.#now(),
+      created_at: input.created_at ?? this.#now(),
     }
     this.#setWorkspace(ws)
     await this.#persist({ t: 'workspace', v: ws })
@@ -510,30 +514,71 @@ export class MemoryStore implements Store {
 
   #sweepIdempotency(): void {
     const now = this.#clock()
-    for (const [id, entry] of this.#idempotency) if (entry.expiresAt <= now) this.#idempotency.delete(id)
+    for (const [key, entry] of this.#idempotency) if (entry.expiresAt <= now) this.#dropIdempotency(key)
+  }
+
+  // a record leaves, and what it weighed leaves its scope's count
+  #dropIdempotency(key: string): void {
+    const entry = this.#idempotency.get(key)
+    if (!entry) return
+    this.#idempotency.delete(key)
+    const kept = this.#kept.get(entry.scope)
+    const bytes = kept?.records.get(key)
+    if (!kept || bytes === undefined) return
+    kept.records.delete(key)
+    kept.bytes -= bytes
+    if (kept.records.size === 0) this.#kept.delete(entry.scope)
   }
 
   // no await between the look and the take: one event-loop turn is this store's atomic step
   async idempotencyBegin(
-    id: string,
+    ref: IdempotencyRef,
     fingerprint: string,
     lockMs: number,
   ): Promise<IdempotencyRecord | undefined> {
     const now = this.#clock()
-    const entry = this.#idempotency.get(id)
+    const key = `${ref.scope} ${ref.id}`
+    const entry = this.#idempotency.get(key)
     if (entry && entry.expiresAt > now) return structuredClone(entry.record)
-    this.#idempotency.set(id, { record: { fingerprint, state: 'running' }, expiresAt: now + lockMs })
+    if (entry) this.#dropIdempotency(key)
+    this.#idempotency.set(key, {
+      record: { fingerprint, state: 'running' },
+      expiresAt: now + lockMs,
+      scope: ref.scope,
+    })
     return undefined
   }
 
-  async idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void> {
-    this.#idempotency.set(id, {
+  // kept, then the scope's oldest answers dropped while it keeps more than maxScopeBytes (as on Redis,
+  // idempotency-keep.lua), in one turn
+  async idempotencyFinish(
+    ref: IdempotencyRef,
+    record: IdempotencyRecord,
+    ttlSeconds: number,
+    maxScopeBytes: number,
+  ): Promise<void> {
+    const key = `${ref.scope} ${ref.id}`
+    this.#dropIdempotency(key)
+    this.#idempotency.set(key, {
       record: structuredClone(record),
       expiresAt: this.#clock() + ttlSeconds * 1000,
+      scope: ref.scope,
     })
+    const bytes = key.length + record.fingerprint.length + (record.response?.length ?? 0)
+    let kept = this.#kept.get(ref.scope)
+    if (!kept) {
+      kept = { bytes: 0, records: new Map() }
+      this.#kept.set(ref.scope, kept)
+    }
+    kept.records.set(key, bytes)
+    kept.bytes += bytes
+    for (const oldest of kept.records.keys()) {
+      if (kept.bytes <= maxScopeBytes || oldest === key) break
+      this.#dropIdempotency(oldest)
+    }
   }
 
-  async idempotencyRelease(id: string): Promise<void> {
-    this.#idempotency.delete(id)
+  async idempotencyRelease(ref: IdempotencyRef): Promise<void> {
+    this.#dropIdempotency(`${ref.scope} ${ref.id}`)
   }
 }

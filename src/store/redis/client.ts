@@ -15,6 +15,10 @@ export const DEFAULT_POLICY: ConnectionPolicy = {
   maxBackoffMs: 500,
 }
 
+// The limit decisions are batched by the store itself (consume-batch.ts), and sent as soon as a batch is
+// made: ioredis's auto-pipelining would hold it back behind the connection's pipeline in flight.
+const NOT_AUTO_PIPELINED = ['anvilConsume']
+
 // The outage policy lives here: no offline queue and no retries of in-flight commands, so while Redis
 // is unreachable every command fails at once (or after commandTimeout when the socket hangs) and the
 // API answers 503 instead of queueing requests; reconnection runs in the background with capped backoff.
@@ -39,6 +43,7 @@ export function createClient(target: RedisTarget, policy: ConnectionPolicy): Red
       ...nodeOptions(policy),
       enableOfflineQueue: false,
       enableAutoPipelining: true,
+      autoPipeliningIgnoredCommands: NOT_AUTO_PIPELINED,
       retryStrategy: backoff(policy),
       lazyConnect: true,
     })
@@ -46,6 +51,7 @@ export function createClient(target: RedisTarget, policy: ConnectionPolicy): Red
   const options: ClusterOptions = {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
+    autoPipeliningIgnoredCommands: NOT_AUTO_PIPELINED,
     scaleReads: 'master',
     clusterRetryStrategy: backoff(policy),
     // redirections and failover retries are bounded too, so no request waits on a dead slot for long

@@ -1,29 +1,40 @@
--- anvilConsume: one request's limit decision, decided and charged atomically in one round trip.
--- The key cap, the workspace cap, the workspace monthly quota and the optional key monthly quota are
--- decided together: if one refuses, nothing is charged (only a refused_rate / refused_quota counter
--- moves). Same arithmetic as src/limits/gcra.ts and src/store/memory/limiter.ts, on Lua doubles.
+-- anvilConsume: a batch of limit decisions (one or more requests), decided in arrival order and charged
+-- atomically in one call. Each decision is exactly what it would be alone, one call after the other: the
+-- key cap, the workspace cap, the workspace monthly quota and the optional key monthly quota are decided
+-- together; if one refuses, nothing is charged (only a refused_rate / refused_quota counter moves). Same
+-- arithmetic as src/limits/gcra.ts and src/store/memory/limiter.ts, on Lua doubles. The gateway batches
+-- the decisions that arrive in one turn of its event loop for one cluster slot (src/store/redis/
+-- consume-batch.ts; docs/decisions.md "Limits in batches").
 --
 -- One hash per workspace-month holds everything a decision reads and writes: the usage counters and the
--- two GCRA theoretical arrival times (TATs, ms). An admitted request is one HMGET and one HSET (plus TIME
--- in production); a refusal moves its two refused_* counters instead. Numbers go to Redis as Lua numbers
--- (Redis writes them with 17 significant digits: exact), never through string.format. Cost per call is
--- measured by bench/redis-decision.ts (INFO commandstats).
+-- two GCRA theoretical arrival times (TATs, ms). The batch reads each hash it touches once (one HMGET of
+-- every field an admission reads or moves), decides in memory, and writes each hash once (one HSET of the
+-- fields that moved, plus PEXPIRE when the month's hash is new); a batch with refusals reads their
+-- counters with a second HMGET just before that HSET (an admission's call then reads 5 fields, not 9). Numbers go to Redis as Lua numbers
+-- (Redis writes them with 17 significant digits: exact), never through string.format. Cost per decision
+-- is measured by bench/redis-decision.ts.
 --
--- KEYS[1]  <p>:{ws:<id>}:usage:<month A>  hash of the month the caller believes it is (A)
--- KEYS[2]  <p>:{ws:<id>}:usage:<month B>  hash of the neighbouring month nearer to now (B)
--- ARGV[1]  key id
--- ARGV[2]  key rate per second (burst = rate)
--- ARGV[3]  workspace rate per second (burst = rate)
--- ARGV[4]  workspace monthly quota
--- ARGV[5]  key monthly quota, or -1 for none
--- ARGV[6]  now in ms (tests inject a clock), or '' to use Redis TIME (production)
--- ARGV[7], ARGV[8]   start and end of month A (ms since the epoch, UTC; end exclusive)
--- ARGV[9], ARGV[10]  start and end of month B
--- ARGV[11] '1': charge (rate limits, month quotas, usage); '0': rate only (the per-second limits decide
---          and move; month quotas are neither checked nor charged, no usage counter moves)
+-- KEYS[1..k]   <p>:{ws:<id>}:usage:<YYYY-MM>: every usage hash a decision of the batch may touch (for
+--              each subject, the month the caller believes it is and the neighbouring month nearer to
+--              now), each once; on a cluster all in one slot
+-- ARGV[1]      s, the number of subjects (below)
+-- ARGV[2i], ARGV[2i+1] (i = 1..k): start and end of KEYS[i]'s month (ms since the epoch, UTC; end exclusive)
+-- then 8 values per subject, the limits a decision is taken under (the decisions of one key with the same
+-- limits share one subject, so what they have in common is sent, converted and looked up once):
+--   +1 A: index in KEYS of the month the caller believes it is
+--   +2 B: index in KEYS of the neighbouring month nearer to now (same workspace)
+--   +3 key id
+--   +4 key rate per second (burst = rate)   +5 workspace rate per second (burst = rate)
+--   +6 workspace monthly quota              +7 key monthly quota, or -1 for none
+--   +8 '1': charge (rate limits, month quotas, usage); '0': rate only (the per-second limits decide and
+--      move; month quotas are neither checked nor charged, no usage counter moves)
+-- then 2 values per decision, in arrival order:
+--   +1 its subject (1..s)
+--   +2 now in ms (tests inject a clock), or '' to use Redis TIME (production; read once per batch)
 -- The script's clock decides which month it is; the caller passes both candidates (keys and bounds)
 -- because a cluster script may only touch declared keys, and calendar arithmetic is simpler in JS.
--- A clock in neither month means the two clocks disagree by weeks: an error, never a wrong count.
+-- A clock in neither month means the two clocks disagree by weeks: that decision is refused as an error
+-- (reason -1 below, nothing read or written for it), never a wrong count.
 --
 -- Hash fields: requests / refused_rate / refused_quota (workspace), k:<key id>:<counter> (per key),
 -- d:<DD> (admitted per day), tw / tk:<key id> (TATs of the workspace and of the key, ms).
@@ -31,8 +42,9 @@
 -- the previous month's hash (when it is the other declared key) still count: the rate state crosses the
 -- month boundary exactly, as the embedded limiter's does.
 --
--- Returns an array of integers:
---   [1] allowed 1|0   [2] reason 0 none|1 quota|2 key_quota|3 key_rate|4 workspace_rate
+-- Returns 13 numbers per decision, in arrival order, as one string of little-endian IEEE-754 doubles
+-- (struct.pack '<d…', 8 bytes each; all are integers):
+--   [1] allowed 1|0   [2] reason 0 none|1 quota|2 key_quota|3 key_rate|4 workspace_rate|-1 clock error
 --   [3] retry-after s (0 when allowed)
 --   [4] key remaining        [5] key reset s
 --   [6] workspace remaining  [7] workspace reset s
@@ -40,113 +52,307 @@
 --   [11] key-month remaining, or -1 when the key has no monthly quota
 --   [12] the month charged: 1 = A, 2 = B (0 when refused or rate-only)
 --   [13] the day of month charged (0 when refused or rate-only)
---        (the refund receipt: refund.lua must give back exactly what this call took)
+--        (the refund receipt: refund.lua must give back exactly what this decision took)
 
-local now
-if ARGV[6] ~= '' then
-  now = tonumber(ARGV[6])
-else
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-end
-
+local tonumber, floor, ceil, max = tonumber, math.floor, math.ceil, math.max
+local KEYS, ARGV = KEYS, ARGV
 local DAY = 86400000
-local usage, other, monthStart, monthEnd, monthIndex, otherStart
-local aStart, bStart = tonumber(ARGV[7]), tonumber(ARGV[9])
-if now >= aStart and now < tonumber(ARGV[8]) then
-  usage, other, monthStart, monthEnd, monthIndex, otherStart = KEYS[1], KEYS[2], aStart, tonumber(ARGV[8]), 1, bStart
-elseif now >= bStart and now < tonumber(ARGV[10]) then
-  usage, other, monthStart, monthEnd, monthIndex, otherStart = KEYS[2], KEYS[1], bStart, tonumber(ARGV[10]), 2, aStart
-else
-  return redis.error_reply('ERR anvil: the script clock is outside both months the caller expected')
+local nk = #KEYS
+local ns = tonumber(ARGV[1])
+local firstSubject = 1 + 2 * nk
+local firstDecision = firstSubject + 8 * ns
+local n = (#ARGV - firstDecision) / 2
+
+local starts, ends = {}, {}
+for i = 1, nk do
+  starts[i] = tonumber(ARGV[2 * i])
+  ends[i] = tonumber(ARGV[2 * i + 1])
 end
 
-local keyId = ARGV[1]
-local keyRate = tonumber(ARGV[2])
-local wsRate = tonumber(ARGV[3])
-local quota = tonumber(ARGV[4])
-local keyQuota = tonumber(ARGV[5])
-local charging = ARGV[11] ~= '0'
+-- the subjects: limits, field names, GCRA intervals; and where the subject's last placed instant falls
+-- (place() below). One table each: a lone decision's call allocates little.
+local S = {}
+for i = 1, ns do
+  local base = firstSubject + 8 * (i - 1)
+  local keyId = ARGV[base + 3]
+  local k = 'k:' .. keyId .. ':'
+  S[i] = {
+    a = tonumber(ARGV[base + 1]),
+    b = tonumber(ARGV[base + 2]),
+    tk = 'tk:' .. keyId,
+    kreq = k .. 'requests',
+    krr = k .. 'refused_rate',
+    krq = k .. 'refused_quota',
+    kint = 1000 / tonumber(ARGV[base + 4]),
+    wint = 1000 / tonumber(ARGV[base + 5]),
+    quota = tonumber(ARGV[base + 6]),
+    kquota = tonumber(ARGV[base + 7]),
+    charging = ARGV[base + 8] ~= '0',
+    now = false, u = false, day = 0, dayField = false, prev = false, placed = false,
+  }
+end
 
--- GCRA with burst = rate: allowed, tat, remaining, reset, retryAfter (see src/limits/gcra.ts)
-local function gcra(prev, rate)
-  local interval = 1000 / rate
-  local tat = prev
-  if tat == nil or tat < now then tat = now end
-  local newTat = tat + interval
-  local allowAt = newTat - 1000
-  if allowAt > now + 1e-9 then
-    return false, tat, 0, math.max(1, math.ceil((tat - now) / 1000)), math.max(1, math.ceil((allowAt - now) / 1000))
+-- the fields each hash is read with: the workspace's once per hash, each day's once, each subject's once
+-- per hash (a subject is placed again only when an injected clock moves it; a field listed twice is
+-- harmless, read and written with the same value). The refusal counters are not among them: only a batch
+-- with refusals needs them, read just before the write (below).
+local want, level, lastDay = {}, {}, {}
+local function fieldsOf(h)
+  local w = want[h]
+  if w == nil then
+    w = {}
+    want[h], level[h] = w, 0
   end
-  return true, newTat, math.max(0, math.floor((1000 - (newTat - now)) / interval + 1e-9)),
-    math.max(1, math.ceil((newTat - now) / 1000)), 0
+  return w
 end
 
-local dayOfMonth = math.floor((now - monthStart) / DAY) + 1
-local dayField = dayOfMonth < 10 and ('d:0' .. dayOfMonth) or ('d:' .. dayOfMonth)
-local tkField = 'tk:' .. keyId
-local krField = 'k:' .. keyId .. ':requests'
--- everything an admission moves, read at once and written back at once
-local c = redis.call('HMGET', usage, 'tw', tkField, 'requests', krField, dayField)
-local wTatPrev, kTatPrev = tonumber(c[1]), tonumber(c[2])
-if now < monthStart + 1000 and otherStart < monthStart then
-  local p = redis.call('HMGET', other, 'tw', tkField)
-  local pw, pk = tonumber(p[1]), tonumber(p[2])
-  if pw and (wTatPrev == nil or pw > wTatPrev) then wTatPrev = pw end
-  if pk and (kTatPrev == nil or pk > kTatPrev) then kTatPrev = pk end
+-- a decision's month (its index in KEYS, or false when its clock is in neither), day of month, day field
+-- and the other month's index when the previous month's TATs count (the first second of a month), per
+-- subject and instant: with Redis TIME every decision of a batch has the same instant, so this runs once
+-- per subject; registers the fields the subject reads there
+local function place(s, now)
+  local a, b = s.a, s.b
+  local u, o
+  if now >= starts[a] and now < ends[a] then
+    u, o = a, b
+  elseif now >= starts[b] and now < ends[b] then
+    u, o = b, a
+  end
+  s.now = now
+  s.u = u or false
+  if u then
+    local day = floor((now - starts[u]) / DAY) + 1
+    local dayField = day < 10 and ('d:0' .. day) or ('d:' .. day)
+    s.day, s.dayField = day, dayField
+    local w = fieldsOf(u)
+    local m = #w
+    -- the workspace's fields: 1 = its TAT, 2 = and its request count
+    local lv = level[u]
+    if lv < 1 then
+      m = m + 1
+      w[m] = 'tw'
+    end
+    if lv < 2 then
+      m = m + 1
+      w[m] = 'requests'
+      level[u] = 2
+    end
+    if lastDay[u] ~= dayField then
+      lastDay[u] = dayField
+      m = m + 1
+      w[m] = dayField
+    end
+    if s.placed ~= u then
+      s.placed = u
+      w[m + 1], w[m + 2] = s.tk, s.kreq
+    end
+    -- the previous month's TATs count in the first second of a month
+    if now < starts[u] + 1000 and starts[o] < starts[u] then
+      s.prev = o
+      local p = fieldsOf(o)
+      local n = #p
+      if level[o] < 1 then
+        level[o] = 1
+        n = n + 1
+        p[n] = 'tw'
+      end
+      p[n + 1] = s.tk
+    else
+      s.prev = false
+    end
+  end
 end
-local kOk, kTat, kRem, kReset, kRetry = gcra(kTatPrev, keyRate)
-local wOk, wTat, wRem, wReset, wRetry = gcra(wTatPrev, wsRate)
-local wsCount = tonumber(c[3]) or 0
-local keyCount = tonumber(c[4]) or 0
 
-local quotaOk = not charging or wsCount < quota
-local keyQuotaOk = not charging or keyQuota < 0 or keyCount < keyQuota
-local allowed = kOk and wOk and quotaOk and keyQuotaOk
-local reason = 0
-if not quotaOk then reason = 1
-elseif not keyQuotaOk then reason = 2
-elseif not kOk then reason = 3
-elseif not wOk then reason = 4 end
+local redisNow
+local function clock(arg)
+  if arg ~= '' then return tonumber(arg) end
+  if redisNow == nil then
+    local t = redis.call('TIME')
+    redisNow = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  end
+  return redisNow
+end
 
-local monthReset = math.max(1, math.ceil((monthEnd - now) / 1000))
-local charged = 0
-local retryAfter = 0
-if allowed then
-  if charging then
-    charged = 1
-    redis.call('HSET', usage, 'tw', wTat, tkField, kTat, 'requests', wsCount + 1, krField, keyCount + 1,
-      dayField, (tonumber(c[5]) or 0) + 1)
+-- first pass: every decision placed, so that each hash is read once with every field the batch needs
+for j = 1, n do
+  local base = firstDecision + 2 * (j - 1)
+  local subject = S[tonumber(ARGV[base + 1])]
+  local now = clock(ARGV[base + 2])
+  if now ~= subject.now then place(subject, now) end
+end
+
+-- each hash read once; `read` keeps the reply, to write back only what moved
+local vals, read = {}, {}
+for h = 1, nk do
+  local fields = want[h]
+  if fields ~= nil then
+    local got = redis.call('HMGET', KEYS[h], unpack(fields))
+    local v = {}
+    for f = 1, #fields do v[fields[f]] = tonumber(got[f]) end
+    vals[h], read[h] = v, got
+  end
+end
+
+-- second pass: the decisions, in arrival order, on the values in memory; the refusal counters they move,
+-- per hash, as counts to add (field → count, and the fields in first-use order)
+local refused, refusedOrder = {}, {}
+local expire = {}
+local out = {}
+local o = 0
+for j = 1, n do
+  local base = firstDecision + 2 * (j - 1)
+  local subject = S[tonumber(ARGV[base + 1])]
+  local now = clock(ARGV[base + 2])
+  -- placed again only when this subject's instants differ within the batch (an injected clock)
+  if now ~= subject.now then place(subject, now) end
+  local u = subject.u
+  if not u then
+    -- a clock in neither month: an error for this decision alone
+    out[o + 1], out[o + 2] = 0, -1
+    for x = 3, 13 do out[o + x] = 0 end
   else
-    redis.call('HSET', usage, 'tw', wTat, tkField, kTat)
+    local v = vals[u]
+    local tk = subject.tk
+    local charging = subject.charging
+    local monthStart, monthEnd = starts[u], ends[u]
+
+    local wPrev, kPrev = v.tw, v[tk]
+    local twAbsent = wPrev == nil
+    local p = subject.prev
+    if p then
+      local pv = vals[p]
+      local pw, pk = pv.tw, pv[tk]
+      if pw and (wPrev == nil or pw > wPrev) then wPrev = pw end
+      if pk and (kPrev == nil or pk > kPrev) then kPrev = pk end
+    end
+    -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
+    local kInt, wInt = subject.kint, subject.wint
+    local kTat = (kPrev == nil or kPrev < now) and now or kPrev
+    local wTat = (wPrev == nil or wPrev < now) and now or wPrev
+    local kNew, wNew = kTat + kInt, wTat + wInt
+    local kOk = kNew - 1000 <= now + 1e-9
+    local wOk = wNew - 1000 <= now + 1e-9
+    local kRem, kReset, wRem, wReset
+    if kOk then
+      kRem = max(0, floor((1000 - (kNew - now)) / kInt + 1e-9))
+      kReset = max(1, ceil((kNew - now) / 1000))
+    else
+      kRem, kReset = 0, max(1, ceil((kTat - now) / 1000))
+    end
+    if wOk then
+      wRem = max(0, floor((1000 - (wNew - now)) / wInt + 1e-9))
+      wReset = max(1, ceil((wNew - now) / 1000))
+    else
+      wRem, wReset = 0, max(1, ceil((wTat - now) / 1000))
+    end
+
+    local quota, keyQuota = subject.quota, subject.kquota
+    local wsCount = v.requests or 0
+    local kreq = subject.kreq
+    local keyCount = v[kreq] or 0
+    local quotaOk = not charging or wsCount < quota
+    local keyQuotaOk = not charging or keyQuota < 0 or keyCount < keyQuota
+    local allowed = kOk and wOk and quotaOk and keyQuotaOk
+    local reason = 0
+    if not quotaOk then reason = 1
+    elseif not keyQuotaOk then reason = 2
+    elseif not kOk then reason = 3
+    elseif not wOk then reason = 4 end
+
+    local monthReset = max(1, ceil((monthEnd - now) / 1000))
+    local charged, retryAfter = 0, 0
+    if allowed then
+      v.tw = wNew
+      v[tk] = kNew
+      if charging then
+        charged = 1
+        v.requests = wsCount + 1
+        v[kreq] = keyCount + 1
+        local dayField = subject.dayField
+        v[dayField] = (v[dayField] or 0) + 1
+      end
+    else
+      -- what the refused request would have left: a policy that would have admitted keeps its token
+      if kOk then kRem = kRem + 1 end
+      if wOk then wRem = wRem + 1 end
+      if reason <= 2 then
+        retryAfter = monthReset
+      else
+        local kRetry = kOk and 0 or max(1, ceil((kNew - 1000 - now) / 1000))
+        local wRetry = wOk and 0 or max(1, ceil((wNew - 1000 - now) / 1000))
+        retryAfter = max(kRetry, wRetry, 1)
+      end
+      if charging then
+        local r = refused[u]
+        if r == nil then
+          r = {}
+          refused[u], refusedOrder[u] = r, {}
+        end
+        local counter, keyCounter = 'refused_rate', subject.krr
+        if reason <= 2 then counter, keyCounter = 'refused_quota', subject.krq end
+        local c, kc = r[counter], r[keyCounter]
+        if c == nil or kc == nil then
+          local order = refusedOrder[u]
+          if c == nil then order[#order + 1] = counter end
+          if kc == nil then order[#order + 1] = keyCounter end
+        end
+        r[counter], r[keyCounter] = (c or 0) + 1, (kc or 0) + 1
+      end
+    end
+    -- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
+    -- every admission, so it is absent only until the month's first one; setting it again changes nothing)
+    if twAbsent and (allowed or charging) then
+      expire[u] = ceil(monthEnd - now) + 400 * DAY
+    end
+
+    local keyMonthRemaining = -1
+    if keyQuota >= 0 then keyMonthRemaining = max(0, keyQuota - keyCount - charged) end
+    out[o + 1] = allowed and 1 or 0
+    out[o + 2] = reason
+    out[o + 3] = retryAfter
+    out[o + 4] = kRem
+    out[o + 5] = kReset
+    out[o + 6] = wRem
+    out[o + 7] = wReset
+    out[o + 8] = max(0, quota - wsCount - charged)
+    out[o + 9] = monthReset
+    out[o + 10] = (monthEnd - monthStart) / 1000
+    out[o + 11] = keyMonthRemaining
+    out[o + 12] = charged * (u == subject.a and 1 or 2)
+    out[o + 13] = charged * subject.day
   end
-else
-  -- what the refused request would have left: a policy that would have admitted keeps its token
-  if kOk then kRem = kRem + 1 end
-  if wOk then wRem = wRem + 1 end
-  if reason <= 2 then
-    retryAfter = monthReset
-  else
-    retryAfter = math.max(kRetry, wRetry, 1)
-  end
-  if charging then
-    local counter = reason <= 2 and 'refused_quota' or 'refused_rate'
-    redis.call('HINCRBY', usage, counter, 1)
-    redis.call('HINCRBY', usage, 'k:' .. keyId .. ':' .. counter, 1)
-  end
-end
--- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
--- every admission, so it is absent only until the month's first one; setting it again changes nothing)
-if c[1] == false and (allowed or charging) then
-  redis.call('PEXPIRE', usage, math.ceil(monthEnd - now) + 400 * DAY)
+  o = o + 13
 end
 
-local keyMonthRemaining = -1
-if keyQuota >= 0 then keyMonthRemaining = math.max(0, keyQuota - keyCount - charged) end
-return {
-  allowed and 1 or 0, reason, retryAfter,
-  kRem, kReset, wRem, wReset,
-  math.max(0, quota - wsCount - charged), monthReset, (monthEnd - monthStart) / 1000,
-  keyMonthRemaining,
-  charged * monthIndex, charged * dayOfMonth,
-}
+-- each hash written once: the fields that moved (counters only grow, a TAT only moves on), and the
+-- refusal counters, read now (only a batch with refusals reads them) and written with their new totals
+for h = 1, nk do
+  local fields = want[h]
+  local args, m = {}, 0
+  if fields ~= nil then
+    local v, got = vals[h], read[h]
+    for f = 1, #fields do
+      local field = fields[f]
+      local x = v[field]
+      if x ~= tonumber(got[f]) then
+        args[m + 1], args[m + 2] = field, x
+        m = m + 2
+      end
+    end
+  end
+  local order = refusedOrder[h]
+  if order ~= nil then
+    local r = refused[h]
+    local got = redis.call('HMGET', KEYS[h], unpack(order))
+    for f = 1, #order do
+      args[m + 1], args[m + 2] = order[f], (tonumber(got[f]) or 0) + r[order[f]]
+      m = m + 2
+    end
+  end
+  if m > 0 then redis.call('HSET', KEYS[h], unpack(args)) end
+  if expire[h] ~= nil then redis.call('PEXPIRE', KEYS[h], expire[h]) end
+end
+
+-- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
+-- cost more than deciding (13 values a decision); struct.pack writes them as one bulk string, in C
+return struct.pack('<' .. string.rep('d', o), unpack(out))

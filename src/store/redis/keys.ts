@@ -3,9 +3,11 @@
 // workspaces) are read on their own, never inside a script, so they need no tag.
 export class RedisKeys {
   readonly channel: string
+  readonly prefix: string
   #p: string
 
   constructor(prefix: string) {
+    this.prefix = prefix
     this.#p = prefix
     this.channel = `${prefix}:invalidate`
   }
@@ -58,11 +60,6 @@ export class RedisKeys {
   // global: sorted set of all workspace ids by creation time (ms): pages of the workspace list
   workspacesByTime(): string {
     return `${this.#p}:workspaces:bytime`
-  }
-
-  // global: one Idempotency-Key record; `id` is already scoped and hashed (src/http/idempotency/)
-  idempotency(id: string): string {
-    return `${this.#p}:idem:${id}`
   }
 
   // global: set once, by the gateway that creates the first workspace (SET NX)

@@ -52,34 +52,42 @@ export function candidateMonths(now: number): [MonthArgs, MonthArgs] {
 
 const REASONS: (RefusalReason | null)[] = [null, 'quota', 'key_quota', 'key_rate', 'workspace_rate']
 
-// The script's integer array (see the header of consume.lua) → the decision the headers are built from.
-// `months`: the two candidates the call declared, in order (to name the month it charged).
+// One decision of the script's reply (13 integers from `at`; see the header of consume.lua) → the decision
+// the headers are built from. `months`: the two candidates the decision declared, in order (to name the
+// month it charged).
 export function decodeDecision(
-  r: number[],
+  r: readonly number[],
+  at: number,
   req: ConsumeRequest,
   months: readonly [MonthArgs, MonthArgs],
 ): LimitDecision {
-  const monthReset = r[8]!
-  const monthWindow = r[9]!
-  const charged = r[11] === 1 ? months[0] : r[11] === 2 ? months[1] : undefined
+  const monthReset = r[at + 8]!
+  const monthWindow = r[at + 9]!
+  const chargedIndex = r[at + 11]
+  const charged = chargedIndex === 1 ? months[0] : chargedIndex === 2 ? months[1] : undefined
   return {
-    allowed: r[0] === 1,
+    allowed: r[at] === 1,
     charge: charged
       ? {
           workspaceId: req.workspaceId,
           keyId: req.keyId,
           month: charged.label,
-          day: String(r[12]).padStart(2, '0'),
+          day: String(r[at + 12]).padStart(2, '0'),
         }
       : null,
-    reason: REASONS[r[1]!] ?? null,
-    retryAfter: r[2]!,
-    keySecond: { limit: req.keyRatePerSecond, remaining: r[3]!, reset: r[4]!, window: 1 },
-    workspaceSecond: { limit: req.workspaceRatePerSecond, remaining: r[5]!, reset: r[6]!, window: 1 },
-    month: { limit: req.monthlyQuota, remaining: r[7]!, reset: monthReset, window: monthWindow },
+    reason: REASONS[r[at + 1]!] ?? null,
+    retryAfter: r[at + 2]!,
+    keySecond: { limit: req.keyRatePerSecond, remaining: r[at + 3]!, reset: r[at + 4]!, window: 1 },
+    workspaceSecond: {
+      limit: req.workspaceRatePerSecond,
+      remaining: r[at + 5]!,
+      reset: r[at + 6]!,
+      window: 1,
+    },
+    month: { limit: req.monthlyQuota, remaining: r[at + 7]!, reset: monthReset, window: monthWindow },
     keyMonth:
       req.keyMonthlyQuota === null
         ? null
-        : { limit: req.keyMonthlyQuota, remaining: r[10]!, reset: monthReset, window: monthWindow },
+        : { limit: req.keyMonthlyQuota, remaining: r[at + 10]!, reset: monthReset, window: monthWindow },
   }
 }

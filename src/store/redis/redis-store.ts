@@ -11,10 +11,12 @@ import type {
   ConsumeRequest,
   Environment,
   IdempotencyRecord,
+  IdempotencyRef,
   KeyLookup,
   KeyMode,
   LimitDecision,
   NewKey,
+  NewWorkspace,
   Page,
   PageRequest,
   Project,
@@ -31,10 +33,12 @@ import {
   type RedisTarget,
 } from './client.ts'
 import { deadline, type StoreLog, waitReady, watchConnection } from './connection.ts'
+import { ConsumeBatcher } from './consume-batch.ts'
+import { defineIdempotency, RedisIdempotency } from './idempotency.ts'
 import { instrumentClient, type RedisObserver } from './instrument.ts'
 import { Invalidation } from './invalidation.ts'
 import { RedisKeys } from './keys.ts'
-import { candidateMonths, decodeDecision } from './limit-reply.ts'
+import { candidateMonths } from './limit-reply.ts'
 import {
   decodeKey,
   decodeWorkspace,
@@ -78,15 +82,18 @@ function contended(): AppError {
 const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 
-// The shared store for N gateways: durable records are Redis hashes, limits are one Lua script per
-// request (consume.lua), and every key a script touches carries the workspace's hash tag.
+// The shared store for N gateways: durable records are Redis hashes, limit decisions are batched into one
+// Lua script call per event-loop turn and cluster slot (consume.lua, consume-batch.ts), and every key a
+// script touches carries the workspace's hash tag.
 export class RedisStore implements Store {
   readonly kind = 'redis' as const
   #client: Redis | Cluster
   #k: RedisKeys
+  #idempotency: RedisIdempotency
   #clock: (() => number) | undefined
   #invalidation: Invalidation
   #timeoutMs: number
+  #batcher: ConsumeBatcher
 
   private constructor(
     client: Redis | Cluster,
@@ -97,9 +104,15 @@ export class RedisStore implements Store {
   ) {
     this.#client = client
     this.#k = keys
+    this.#idempotency = new RedisIdempotency(client, keys.prefix, clock)
     this.#invalidation = invalidation
     this.#timeoutMs = timeoutMs
     this.#clock = clock
+    this.#batcher = new ConsumeBatcher(
+      keys,
+      (args) => deadline(client.anvilConsumeBuffer(...args), timeoutMs),
+      client.isCluster,
+    )
   }
 
   static async open(options: RedisStoreOptions): Promise<RedisStore> {
@@ -107,6 +120,7 @@ export class RedisStore implements Store {
     const keys = new RedisKeys(options.prefix ?? 'anvil')
     const client = createClient(options.target, policy)
     defineScripts(client)
+    defineIdempotency(client)
     if (options.observer) instrumentClient(client, options.observer)
     watchConnection(client, options.target, options.log)
     const seeds = 'clusterNodes' in options.target ? options.target.clusterNodes : []
@@ -160,13 +174,13 @@ export class RedisStore implements Store {
     return this.#invalidation.listen(listener)
   }
 
-  async createWorkspace(input: { name: string; plan: PlanName }): Promise<Workspace> {
+  async createWorkspace(input: NewWorkspace): Promise<Workspace> {
     const ws: Workspace = {
-      id: newId('ws'),
+      id: input.id ?? newId('ws'),
       name: input.name,
       plan: input.plan,
       overrides: {},
-      created_at: this.#now(),
+      created_at: input.created_at ?? this.#now(),
     }
     await this.#client.hset(this.#k.workspace(ws.id), ...encodeWorkspace(ws))
     await Promise.all([
@@ -342,28 +356,11 @@ export class RedisStore implements Store {
     return all.filter((k) => k !== undefined).sort(byCreation)
   }
 
-  // Exactly one round trip: one EVALSHA of consume.lua (auto-pipelined with concurrent requests).
-  async consume(req: ConsumeRequest): Promise<LimitDecision> {
+  // One round trip, shared: the decisions made in the same event-loop turn for the same cluster slot
+  // leave together as one EVALSHA of consume.lua, which decides them in arrival order (consume-batch.ts).
+  consume(req: ConsumeRequest): Promise<LimitDecision> {
     const now = this.#clock?.()
-    const [a, b] = candidateMonths(now ?? Date.now())
-    const k = this.#k
-    const ws = req.workspaceId
-    const call = this.#client.anvilConsume(
-      k.usage(ws, a.label),
-      k.usage(ws, b.label),
-      req.keyId,
-      req.keyRatePerSecond,
-      req.workspaceRatePerSecond,
-      req.monthlyQuota,
-      req.keyMonthlyQuota ?? -1,
-      now === undefined ? '' : String(now),
-      a.start,
-      a.end,
-      b.start,
-      b.end,
-      req.rateOnly === true ? '0' : '1',
-    )
-    return decodeDecision(await deadline(call, this.#timeoutMs), req, [a, b])
+    return this.#batcher.decide(req, candidateMonths(now ?? Date.now()), now === undefined ? '' : String(now))
   }
 
   // Only on the failure path: one EVALSHA of refund.lua, never on an admitted request's way in.
@@ -485,26 +482,28 @@ export class RedisStore implements Store {
   }
 
   async idempotencyBegin(
-    id: string,
+    ref: IdempotencyRef,
     fingerprint: string,
     lockMs: number,
   ): Promise<IdempotencyRecord | undefined> {
-    const key = this.#k.idempotency(id)
-    const running = JSON.stringify({ fingerprint, state: 'running' } satisfies IdempotencyRecord)
     // SET NX takes the key for the first request; a record that expires between SET and GET is retried
     for (let attempt = 0; attempt < 3; attempt++) {
-      if ((await this.#client.set(key, running, 'PX', lockMs, 'NX')) === 'OK') return undefined
-      const stored = await this.#client.get(key)
-      if (stored !== null) return JSON.parse(stored) as IdempotencyRecord
+      const found = await this.#idempotency.begin(ref, fingerprint, lockMs)
+      if (found !== null) return found
     }
     throw contended()
   }
 
-  async idempotencyFinish(id: string, record: IdempotencyRecord, ttlSeconds: number): Promise<void> {
-    await this.#client.set(this.#k.idempotency(id), JSON.stringify(record), 'EX', ttlSeconds)
+  async idempotencyFinish(
+    ref: IdempotencyRef,
+    record: IdempotencyRecord,
+    ttlSeconds: number,
+    maxScopeBytes: number,
+  ): Promise<void> {
+    await this.#idempotency.keep(ref, record, ttlSeconds, maxScopeBytes)
   }
 
-  async idempotencyRelease(id: string): Promise<void> {
-    await this.#client.del(this.#k.idempotency(id))
+  async idempotencyRelease(ref: IdempotencyRef): Promise<void> {
+    await this.#idempotency.release(ref)
   }
 }

@@ -5,12 +5,12 @@ import type { Cluster, Redis, Result } from 'ioredis'
 // reply), registered once per client with defineCommand: ioredis sends EVALSHA and falls back to EVAL
 // only when a server has not seen the script yet.
 const SCRIPTS = {
-  anvilConsume: { file: 'consume.lua', numberOfKeys: 2 },
   anvilPatchRecord: { file: 'patch-record.lua', numberOfKeys: 1 },
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
   anvilRefund: { file: 'refund.lua', numberOfKeys: 1 },
   anvilPageIds: { file: 'page-ids.lua', numberOfKeys: 1 },
   // variable key counts: the caller passes numkeys first
+  anvilConsume: { file: 'consume.lua', numberOfKeys: undefined },
   anvilEnsureEnvironment: { file: 'ensure-environment.lua', numberOfKeys: undefined },
   anvilCreateKey: { file: 'create-key.lua', numberOfKeys: undefined },
 } as const
@@ -21,21 +21,12 @@ const sources = Object.fromEntries(
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    anvilConsume(
-      usage: string,
-      otherUsage: string,
-      keyId: string,
-      keyRate: number,
-      workspaceRate: number,
-      monthlyQuota: number,
-      keyMonthlyQuota: number,
-      now: string,
-      monthStart: string,
-      monthEnd: string,
-      otherStart: string,
-      otherEnd: string,
-      charge: '1' | '0',
-    ): Result<number[], Context>
+    // a batch of limit decisions: numkeys, keys, then arguments (consume-batch.ts encodeBatch; ioredis
+    // flattens an argument that is an array); the reply is binary (packed doubles), so only the Buffer
+    // form ioredis defines beside every script is used
+    anvilConsumeBuffer(
+      ...numKeysThenKeysThenArgs: (string | number | (string | number)[])[]
+    ): Result<Buffer, Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
     anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>
     anvilPageIds(sortedSet: string, cursor: string, limit: number): Result<string[] | null, Context>

@@ -33,14 +33,25 @@ describeRedis('Idempotency-Key on Redis', () => {
       const secret = r.json().data.key as string
       const names = (await raw.keys('*idem*')).filter((name) => !before.has(name))
       expect(names.length).toBeGreaterThan(0)
-      for (const name of names) {
+      // the record, and its scope's index of kept answers (named by hashes too)
+      const all = await raw.keys('*idem*')
+      expect(all.filter((n) => n.endsWith(':kept')).length).toBeGreaterThan(0)
+      for (const name of all) {
         expect(name).not.toContain(idempotencyKey)
-        const value = (await raw.get(name)) ?? ''
+        expect(name).not.toContain('admin')
+        const type = await raw.type(name)
+        const value =
+          type === 'string'
+            ? ((await raw.get(name)) ?? '')
+            : type === 'zset'
+              ? (await raw.zrange(name, '0', '-1')).join(' ')
+              : JSON.stringify(await raw.hgetall(name))
         expect(value).not.toContain(secret)
         expect(value).not.toContain(secret.slice(-20))
         expect(value).not.toContain(idempotencyKey)
-        expect(await raw.ttl(name)).toBeGreaterThan(86_000)
       }
+      for (const name of names)
+        if ((await raw.type(name)) === 'string') expect(await raw.ttl(name)).toBeGreaterThan(86_000)
     } finally {
       raw.disconnect()
       await t.close()

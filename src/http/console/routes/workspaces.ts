@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../../errors.ts'
+import { newId } from '../../../store/ids.ts'
 import { defineRoute } from '../../define-route.ts'
 import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../../pagination.ts'
 import { ownedWorkspace } from '../access.ts'
@@ -56,23 +57,26 @@ export async function workspaceRoutes(app: FastifyInstance, { deps }: { deps: Co
       'included); past that, 409 ERR_CONFLICT with details {limit}.',
     errors: ['ERR_UNAUTHORIZED', 'ERR_CSRF', 'ERR_CONFLICT'],
     handler: async ({ body, request }) => {
-      const owned = (await accounts.listMemberships(request.consoleAuth!.user.id)).filter(
-        (m) => m.role === 'owner',
-      )
-      if (owned.length >= deps.maxWorkspaces) {
+      const userId = request.consoleAuth!.user.id
+      // the owner's place first, taken atomically under the cap, then the workspace it names: parallel
+      // creates get exactly the places left. The membership dates from the workspace, so the list, by
+      // membership, is by creation too
+      const id = newId('ws')
+      const created_at = new Date(deps.clock()).toISOString()
+      const membership = { user_id: userId, workspace_id: id, role: 'owner' as const, created_at }
+      if (!(await accounts.addMembership(membership, deps.maxWorkspaces))) {
         throw new AppError('ERR_CONFLICT', `An account may own at most ${deps.maxWorkspaces} workspaces.`, {
           limit: deps.maxWorkspaces,
         })
       }
-      const workspace = await createConsoleWorkspace(deps, body.name)
-      // the membership dates from the workspace: the list, by membership, is then by creation too
-      await accounts.addMembership({
-        user_id: request.consoleAuth!.user.id,
-        workspace_id: workspace.id,
-        role: 'owner',
-        created_at: workspace.created_at,
-      })
-      return workspaceView(plans, workspace, 'owner')
+      try {
+        const workspace = await createConsoleWorkspace(deps, body.name, { id, created_at })
+        return workspaceView(plans, workspace, 'owner')
+      } catch (err) {
+        // the place is given back; a crash right here leaves it taken (a membership of nothing, shown nowhere)
+        await accounts.removeMembership(userId, id).catch(() => {})
+        throw err
+      }
     },
   })
 

@@ -1,44 +1,11 @@
 import type { DiffContext, Filter } from 'jsondiffpatch'
-import { isJsonNumber, numbersEqual } from '../number.ts'
-import { jsonEqual } from '../value.ts'
+import { equalWithin, jsonEqual } from '../value.ts'
 import { matchArrays } from './array-match.ts'
 import type { ItemHasher } from './hash.ts'
 import type { Json } from './values.ts'
 
 const ARRAY_MOVE = 3
 const QUICK_COMPARE = 64
-
-// jsonEqual's walk, given up (undefined) once it would visit more than `budget` values.
-function equalWithin(a: Json, b: Json, budget: number): boolean | undefined {
-  const stack: Json[] = [a, b]
-  while (stack.length > 0) {
-    const y = stack.pop()!
-    const x = stack.pop()!
-    if (x === y) continue
-    if (isJsonNumber(x) || isJsonNumber(y)) {
-      if (isJsonNumber(x) && isJsonNumber(y) && numbersEqual(x, y)) continue
-      return false
-    }
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
-    if (Array.isArray(x)) {
-      if (!Array.isArray(y) || x.length !== y.length) return false
-      budget -= x.length
-      if (budget < 0) return undefined
-      for (let i = 0; i < x.length; i++) stack.push(x[i]!, y[i]!)
-    } else {
-      if (Array.isArray(y)) return false
-      const keys = Object.keys(x)
-      if (keys.length !== Object.keys(y).length) return false
-      budget -= keys.length
-      if (budget < 0) return undefined
-      for (const key of keys) {
-        if (!Object.hasOwn(y, key)) return false
-        stack.push(x[key]!, y[key]!)
-      }
-    }
-  }
-  return true
-}
 
 export interface ArraysFilterOptions {
   hasher: ItemHasher

@@ -1,5 +1,6 @@
 import { type OpContext, PROGRESS_STEP_BYTES, type Progress } from '../../progress.ts'
 import { createStreamState, type JsonStream } from '../stream/state.ts'
+import { keepPrinted } from './envelope.ts'
 import { printed } from './printer.ts'
 import { textToWtf8 } from './text.ts'
 import { feed, finish } from './tokenizer.ts'
@@ -114,6 +115,8 @@ function resultOf(st: JsonStream): JsonFormatResult {
   const result: JsonFormatResult = { output: output.toString('utf8'), bytes: output.length }
   const warnings = warningsOf(st)
   if (warnings) result.warnings = warnings
+  // for its JSON text, made from these bytes where an answer is serialized (envelope.ts)
+  keepPrinted(result, output)
   return result
 }
 

@@ -1,0 +1,194 @@
+import calculateSlot from 'cluster-key-slot'
+import type { ConsumeRequest, LimitDecision } from '../types.ts'
+import type { RedisKeys } from './keys.ts'
+import { decodeDecision, type MonthArgs } from './limit-reply.ts'
+
+// At most this many decisions go to Redis in one call: a full batch leaves at once, without waiting for
+// the end of the event loop's turn. Bounds what one call holds redis-server for (~64 × 2-4 µs of Lua) and
+// what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches (Redis)").
+export const BATCH_CAP = 64
+
+// consume.lua's reply: 13 numbers per decision, each a little-endian double (8 bytes)
+const REPLY_STRIDE = 13
+const DOUBLE = 8
+const CLOCK_ERROR = -1
+
+// Sends one batch (consume.lua's arguments, numkeys first; an argument that is an array is flattened by
+// ioredis) and resolves with the script's reply as bytes, or rejects when the call failed (timeout,
+// connection, reply error).
+export type SendBatch = (args: (string | number | (string | number)[])[]) => Promise<Buffer>
+
+interface Pending {
+  req: ConsumeRequest
+  usageA: string
+  usageB: string
+  months: readonly [MonthArgs, MonthArgs]
+  // ms as a string from an injected clock, or '' for Redis TIME
+  now: string
+  resolve(decision: LimitDecision): void
+  reject(err: unknown): void
+}
+
+// The limit decisions that arrive in one turn of the event loop go to Redis together, one call of
+// consume.lua per cluster slot, decided there in arrival order.
+//
+// Why setImmediate and not process.nextTick or a microtask: Node drains those queues after every single
+// I/O callback, and each connection's request is a callback of its own, so a batch flushed there would
+// only ever hold the decisions of one socket read. setImmediate runs once per turn, right after every I/O
+// callback that turn's poll delivered: the decisions of every connection whose bytes arrived together
+// leave as one call, and a lone request waits only for the rest of its own turn, never for a timer
+// (ioredis's auto-pipelining flushes on setImmediate for the same reason). The call itself bypasses
+// ioredis's auto-pipelining (client.ts): that would hold a batch back until the connection's previous
+// pipeline has been answered, adding a round trip of latency to batching that is already done here.
+export class ConsumeBatcher {
+  readonly #keys: RedisKeys
+  readonly #send: SendBatch
+  // the cluster slot of a usage hash; null on a single Redis, where one script may touch any key
+  readonly #slotOf: ((key: string) => number) | null
+  readonly #queues = new Map<number, Pending[]>()
+  #scheduled = false
+
+  constructor(keys: RedisKeys, send: SendBatch, cluster: boolean) {
+    this.#keys = keys
+    this.#send = send
+    this.#slotOf = cluster ? calculateSlot : null
+  }
+
+  decide(req: ConsumeRequest, months: readonly [MonthArgs, MonthArgs], now: string): Promise<LimitDecision> {
+    const usageA = this.#keys.usage(req.workspaceId, months[0].label)
+    const usageB = this.#keys.usage(req.workspaceId, months[1].label)
+    const { promise, resolve, reject } = Promise.withResolvers<LimitDecision>()
+    // every key of a workspace carries its hash tag, so its two months share its slot
+    const slot = this.#slotOf === null ? 0 : this.#slotOf(usageA)
+    let queue = this.#queues.get(slot)
+    if (queue === undefined) {
+      queue = []
+      this.#queues.set(slot, queue)
+    }
+    queue.push({ req, usageA, usageB, months, now, resolve, reject })
+    if (queue.length >= BATCH_CAP) {
+      this.#queues.delete(slot)
+      this.#call(queue)
+    } else if (!this.#scheduled) {
+      this.#scheduled = true
+      setImmediate(this.#flush)
+    }
+    return promise
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false
+    for (const batch of this.#queues.values()) this.#call(batch)
+    this.#queues.clear()
+  }
+
+  #call(batch: Pending[]): void {
+    let call: Promise<Buffer>
+    try {
+      call = this.#send(encodeBatch(batch))
+    } catch (err) {
+      call = Promise.reject(err)
+    }
+    call.then(
+      (reply) => settle(batch, reply),
+      // a failed call fails each of its decisions as a failed call of one did (the caller answers 503)
+      (err: unknown) => {
+        for (const p of batch) p.reject(err)
+      },
+    )
+  }
+}
+
+// consume.lua's arguments for a batch: numkeys, the usage hashes (each once), the number of subjects, the
+// hashes' month bounds, 8 values per subject (a key under one set of limits: the decisions of one key in
+// a turn share one), then 2 per decision (see the script's header).
+export function encodeBatch(
+  batch: readonly Pick<Pending, 'req' | 'usageA' | 'usageB' | 'months' | 'now'>[],
+): (string | number | (string | number)[])[] {
+  const keys: string[] = []
+  const bounds: string[] = []
+  const index = new Map<string, number>()
+  const indexOf = (key: string, month: MonthArgs): number => {
+    let i = index.get(key)
+    if (i === undefined) {
+      keys.push(key)
+      bounds.push(month.start, month.end)
+      i = keys.length
+      index.set(key, i)
+    }
+    return i
+  }
+  const subjects: (string | number)[] = []
+  // per key id, the subjects (their first decision, and index) it has in this batch
+  const byKey = new Map<string, { first: (typeof batch)[number]; index: number }[]>()
+  const decisions: (string | number)[] = []
+  for (const p of batch) {
+    const { req } = p
+    let known = byKey.get(req.keyId)
+    let subject = known?.find(({ first: f }) => sameSubject(f, p))?.index
+    if (subject === undefined) {
+      subject = subjects.length / 8 + 1
+      subjects.push(
+        indexOf(p.usageA, p.months[0]),
+        indexOf(p.usageB, p.months[1]),
+        req.keyId,
+        req.keyRatePerSecond,
+        req.workspaceRatePerSecond,
+        req.monthlyQuota,
+        req.keyMonthlyQuota ?? -1,
+        req.rateOnly === true ? '0' : '1',
+      )
+      if (known === undefined) {
+        known = []
+        byKey.set(req.keyId, known)
+      }
+      known.push({ first: p, index: subject })
+    }
+    decisions.push(subject, p.now)
+  }
+  return [keys.length, keys, subjects.length / 8, bounds, subjects, decisions]
+}
+
+// Two decisions of one key share a subject when everything the script takes per subject is the same
+// (a plan change can land between two requests of one turn).
+function sameSubject(
+  a: Pick<Pending, 'req' | 'usageA' | 'usageB'>,
+  b: Pick<Pending, 'req' | 'usageA' | 'usageB'>,
+): boolean {
+  const x = a.req
+  const y = b.req
+  return (
+    x.keyRatePerSecond === y.keyRatePerSecond &&
+    x.workspaceRatePerSecond === y.workspaceRatePerSecond &&
+    x.monthlyQuota === y.monthlyQuota &&
+    x.keyMonthlyQuota === y.keyMonthlyQuota &&
+    (x.rateOnly === true) === (y.rateOnly === true) &&
+    a.usageA === b.usageA &&
+    a.usageB === b.usageB
+  )
+}
+
+function clockError(): Error {
+  return new Error('ERR anvil: the script clock is outside both months the caller expected')
+}
+
+// Each decision of the reply to the request that asked for it, in order.
+export function settle(
+  batch: readonly Pick<Pending, 'req' | 'months' | 'resolve' | 'reject'>[],
+  reply: Buffer,
+): void {
+  const count = batch.length * REPLY_STRIDE
+  if (reply.length !== count * DOUBLE) {
+    const err = new Error(`anvil: ${reply.length} bytes for ${batch.length} decisions`)
+    for (const p of batch) p.reject(err)
+    return
+  }
+  const values = new Array<number>(count)
+  for (let i = 0; i < count; i++) values[i] = reply.readDoubleLE(i * DOUBLE)
+  for (let i = 0; i < batch.length; i++) {
+    const p = batch[i]!
+    const at = i * REPLY_STRIDE
+    if (values[at + 1] === CLOCK_ERROR) p.reject(clockError())
+    else p.resolve(decodeDecision(values, at, p.req, p.months))
+  }
+}
