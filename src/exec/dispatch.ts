@@ -36,8 +36,14 @@ export interface Dispatched<T> {
 
 export interface Dispatcher {
   // runs an op inline, now: its value, or a promise of it for an op that is asynchronous itself (JWT). For a
-  // request whose decision (modeFor) is inline; no promise, timing or envelope object on the hot path
-  inline<N extends OpName>(name: N, input: OpInput<N>): OpOutput<N> | Promise<OpOutput<N>>
+  // request whose decision (modeFor) is inline; no promise, timing or envelope object on the hot path (the
+  // workspace and declared size are for a span, when tracing is on)
+  inline<N extends OpName>(
+    name: N,
+    input: OpInput<N>,
+    workspaceId: string,
+    declaredBytes: number | undefined,
+  ): OpOutput<N> | Promise<OpOutput<N>>
   // runs an op where the request's decision says; resolves to its value
   run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
   // the same, resolving to the whole success envelope: made, serialized and UTF-8 encoded on the thread
@@ -125,6 +131,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
 
   return {
     inline<N extends OpName>(name: N, input: OpInput<N>) {
+      // (workspaceId and declaredBytes: the traced dispatcher's)
       countInline(name)
       return (OPERATIONS[name].run as (i: unknown) => OpOutput<N> | Promise<OpOutput<N>>)(input)
     },

@@ -52,7 +52,7 @@ export function sendOp(
   const dispatcher = request.server.dispatcher
   const execution = decisionFor(request, name)
   if (modeFor(execution, input) === 'inline') {
-    const value = dispatcher.inline(name, input as never)
+    const value = dispatcher.inline(name, input as never, request.auth!.workspace.id, execution.declaredBytes)
     if (!isPromise(value)) return answerJson(request, reply, status, okEnvelope(JSON.stringify(value)))
     return value.then((v) => answerJson(request, reply, status, okEnvelope(JSON.stringify(v))))
   }
