@@ -171,7 +171,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
       await store.close()
       // last: the spans of everything closed above are exported before it stops
       await tracing?.shutdown()
-      logSink.flush()
+      await logSink.flush()
     },
   }
 }

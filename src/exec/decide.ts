@@ -58,14 +58,14 @@ export function decideExecution({
   declaredBytes,
   contentType,
 }: DecisionInput): ExecutionDecision {
+  // one object per request, built whole (every request makes one: no spread of a shared base)
   const octets = contentType?.toLowerCase().startsWith('application/octet-stream') === true
-  const base = { op, declaredBytes, heavyCheck: false, rawBody: false }
-  if (octets) return { ...base, mode: 'stream' }
+  if (octets) return { mode: 'stream', op, heavyCheck: false, rawBody: false, declaredBytes }
   const bound = inlineUpTo(op, limits)
   if (declaredBytes !== undefined && declaredBytes < bound) {
-    return { ...base, mode: 'inline', heavyCheck: hasHeavyCase(op) }
+    return { mode: 'inline', op, heavyCheck: hasHeavyCase(op), rawBody: false, declaredBytes }
   }
-  return { ...base, mode: 'pool', rawBody: parsesOnWorker(op) }
+  return { mode: 'pool', op, heavyCheck: false, rawBody: parsesOnWorker(op), declaredBytes }
 }
 
 // The mode for this input: the decision's, except that an inline decision whose op has a heavy case goes to

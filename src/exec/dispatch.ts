@@ -35,6 +35,15 @@ export interface Dispatched<T> {
 }
 
 export interface Dispatcher {
+  // runs an op inline, now: its value, or a promise of it for an op that is asynchronous itself (JWT). For a
+  // request whose decision (modeFor) is inline; no promise, timing or envelope object on the hot path (the
+  // workspace and declared size are for a span, when tracing is on)
+  inline<N extends OpName>(
+    name: N,
+    input: OpInput<N>,
+    workspaceId: string,
+    declaredBytes: number | undefined,
+  ): OpOutput<N> | Promise<OpOutput<N>>
   // runs an op where the request's decision says; resolves to its value
   run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
   // the same, resolving to the whole success envelope: made, serialized and UTF-8 encoded on the thread
@@ -121,6 +130,11 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
   })
 
   return {
+    inline<N extends OpName>(name: N, input: OpInput<N>) {
+      // (workspaceId and declaredBytes: the traced dispatcher's)
+      countInline(name)
+      return (OPERATIONS[name].run as (i: unknown) => OpOutput<N> | Promise<OpOutput<N>>)(input)
+    },
     run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext) {
       return dispatch<OpOutput<N>>(name, input, ctx, false)
     },

@@ -10,9 +10,9 @@ import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-han
 import { accessControl } from './hooks/access.ts'
 import { adminAuth } from './hooks/admin-auth.ts'
 import { adminHost } from './hooks/admin-host.ts'
-import { cors } from './hooks/cors.ts'
 import { idempotency } from './hooks/idempotency.ts'
-import { genReqId, requestContext } from './hooks/request-context.ts'
+import { genReqId } from './hooks/request-context.ts'
+import { lane } from './lane/lane.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import { zodCompiler } from './zod-compiler.ts'
 import './fastify-augment.ts'
@@ -35,16 +35,21 @@ export async function buildAdminApp(
   // requestTimeout is none)
   Object.assign(app.server, connectionTimeouts(runtime.config))
   const routes = collectRoutes(app)
-  await app.register(requestContext)
   // first of all: a request naming a foreign Host goes no further (DNS rebinding)
   await app.register(adminHost, { allowed: runtime.config.adminAllowedHosts })
   await app.register(errorsHandling)
-  // OPTIONS answers with Allow; no browser origin may call the admin API
-  await app.register(cors, { allowedOrigins: [], crossOrigin: () => false })
   await app.register(zodCompiler)
-  await app.register(bodyParsers, { defaultLimit: 1024 * 1024, admissionWaitMs: 0 })
+  await app.register(bodyParsers, { defaultLimit: 1024 * 1024 })
   await app.register(accessControl)
   await app.register(adminAuth, { token: options.adminToken })
+  // the same lane as the public listener's; OPTIONS answers with Allow, and no browser origin may call the
+  // admin API; nothing is recorded per request here (the operator's own calls)
+  await app.register(lane, {
+    cors: { allowedOrigins: [], crossOrigin: () => false },
+    bodyTimeoutMs: runtime.config.requestTimeoutMs,
+    admissionWaitMs: 0,
+    shapeAnswers: false,
+  })
   await app.register(idempotency, {
     store: runtime.store,
     ttlSeconds: runtime.config.idempotencyTtlSeconds,

@@ -1,23 +1,20 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { trustProxyOption } from '../lib/trust-proxy.ts'
 import { VERSION } from '../lib/version.ts'
+import { accessLog as createAccessLog } from '../observability/access-log.ts'
 import { lazyChildLogger, loggerOptions } from '../observability/logger.ts'
 import type { Runtime } from '../runtime.ts'
 import { bodyParsers } from './body/parsers.ts'
-import { compression } from './compression.ts'
 import { connectionTimeouts } from './connection-timeouts.ts'
 import { CONSOLE_RESPONSE_HEADERS, consoleRoutes } from './console/plugin.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-handler.ts'
 import { accessControl } from './hooks/access.ts'
 import { auth } from './hooks/authenticate.ts'
-import { bodyDeadline } from './hooks/body-deadline.ts'
-import { cors } from './hooks/cors.ts'
 import { idempotency } from './hooks/idempotency.ts'
-import { keyActivityHook } from './hooks/key-activity.ts'
-import { largeAnswers } from './hooks/large-answers.ts'
-import { metricsHooks } from './hooks/record.ts'
-import { genReqId, requestContext } from './hooks/request-context.ts'
+import { recorder } from './hooks/record.ts'
+import { genReqId } from './hooks/request-context.ts'
 import { traceRequests } from './hooks/trace.ts'
+import { lane } from './lane/lane.ts'
 import { metaRoutes } from './meta.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import type { ListenerHeaders } from './openapi/headers.ts'
@@ -81,16 +78,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   app.decorate('streams', runtime.streams)
   app.decorate('jobs', runtime.jobs)
   const routes = collectRoutes(app)
-  await app.register(requestContext)
   // only when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT): off, no hook is registered at all
   if (runtime.tracing) await app.register(traceRequests, { tracing: runtime.tracing })
   await app.register(errorsHandling)
-  // first of the onRequest hooks that decide: a preflight is answered before authentication
-  await app.register(cors, { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath })
   await app.register(zodCompiler)
-  await app.register(bodyDeadline, { timeoutMs: config.requestTimeoutMs })
-  await app.register(bodyParsers, { defaultLimit: MiB, admissionWaitMs: config.pools.admissionWaitMs })
-  // before any route: every route must declare its access rule, enforced after routing by one hook
+  await app.register(bodyParsers, { defaultLimit: MiB })
+  // before any route: every route must declare its access rule, which the lane enforces after routing
   await app.register(accessControl, runtime.tracing ? { tracing: runtime.tracing } : {})
   await app.register(auth, {
     store: runtime.store,
@@ -98,18 +91,25 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     plans: config.plans,
     metrics: runtime.metrics,
   })
-  await app.register(metricsHooks, { metrics: runtime.metrics, accessLog: options.accessLog ?? true })
-  await app.register(keyActivityHook, { activity: runtime.keyActivity, clock: runtime.clock })
+  // the request's path: two hooks run each route's steps (src/http/lane/lane.ts)
+  await app.register(lane, {
+    cors: { allowedOrigins: config.corsAllowedOrigins, crossOrigin: isApiPath },
+    bodyTimeoutMs: config.requestTimeoutMs,
+    admissionWaitMs: config.pools.admissionWaitMs,
+    shapeAnswers: true,
+    recorder: recorder({
+      metrics: runtime.metrics,
+      accessLog: (options.accessLog ?? true) ? createAccessLog(app.log) : undefined,
+    }),
+    keyActivity: { activity: runtime.keyActivity, clock: runtime.clock },
+  })
+  // hooks of its own on each route that declares it, and on no other
   await app.register(idempotency, {
     store: runtime.store,
     ttlSeconds: config.idempotencyTtlSeconds,
     maxAnswerBytes: config.idempotencyMaxAnswerBytes,
     maxScopeBytes: config.idempotencyMaxScopeBytes,
   })
-  // the last onSend hooks: a JSON answer above the threshold is compressed off the event loop, and a large
-  // answer not compressed leaves in pieces, so its encryption never holds the event loop either
-  await app.register(compression)
-  await app.register(largeAnswers)
 
   await app.register(metaRoutes, {
     routes,

@@ -2,7 +2,6 @@ import { pipeline, type Readable } from 'node:stream'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { negotiate } from './openapi/serve.ts'
 
 // JSON answers of at least this many bytes are compressed (br, else gzip) for clients that accept it.
 // Measured (docs/decisions.md, "Compression"; `npm run bench -- compression`): an answer below it fits
@@ -14,6 +13,22 @@ export const COMPRESS_THRESHOLD = 1400
 // Server-Sent Events (each event must reach the client when written), never the HTML and scripts of
 // /docs and /console (served as files, small or already minified).
 const JSON_TYPES = /^application\/(?:[\w.-]+\+)?json(?:;|$)/
+
+type Coding = 'br' | 'gzip' | 'identity'
+
+// br, then gzip, then identity, as far as the client accepts them (a coding with q=0 is refused)
+export function negotiate(header: string | string[] | undefined): Coding {
+  const accepted = new Map<string, number>()
+  for (const part of String(header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+    if (name) accepted.set(name, q === undefined ? 1 : Number(q))
+  }
+  const wants = (c: string) => (accepted.get(c) ?? accepted.get('*') ?? 0) > 0
+  if (wants('br')) return 'br'
+  if (wants('gzip')) return 'gzip'
+  return 'identity'
+}
 
 function isStream(payload: unknown): payload is Readable {
   return typeof (payload as { pipe?: unknown } | null)?.pipe === 'function'
@@ -43,26 +58,17 @@ function addVary(reply: FastifyReply): void {
 // every route, tested every answer against the global Response (which loads undici, 40 ms of the event
 // loop on first use), and loaded mime-db and readable-stream at boot, for a decision this API makes from
 // two facts (JSON, and its size).
-function compressJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (err: Error | null, payload?: unknown) => void,
-): void {
+export function compressJson(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (
     smallAnswer(payload) ||
     reply.hasHeader('content-encoding') ||
     !JSON_TYPES.test(String(reply.getHeader('content-type') ?? ''))
   ) {
-    done(null, payload)
-    return
+    return payload
   }
   addVary(reply)
   const coding = negotiate(request.headers['accept-encoding'])
-  if (coding === 'identity') {
-    done(null, payload)
-    return
-  }
+  if (coding === 'identity') return payload
   const zip =
     coding === 'br'
       ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
@@ -72,12 +78,16 @@ function compressJson(
   // a source that fails (an answer broken off mid-way) fails the compressed stream, and so the answer
   if (isStream(payload)) pipeline(payload, zip, () => {})
   else zip.end(payload)
-  done(null, zip)
+  return zip
 }
 
+// The same decision as an onSend hook, for answers that do not leave through the lane's answer step
+// (src/http/lane/answer.ts): the console's pages and API, third-party routes.
 export const compression = fp(
   async function compressionPlugin(app: FastifyInstance) {
-    app.addHook('onSend', compressJson)
+    app.addHook('onSend', function compressAnswer(request, reply, payload, done) {
+      done(null, compressJson(request, reply, payload))
+    })
   },
   { name: 'anvil-compression' },
 )

@@ -3,10 +3,12 @@ import { z } from 'zod'
 import { AppError, type ErrorCode } from '../errors.ts'
 import type { RawOptions } from '../exec/dispatch.ts'
 import { ANSWER_MEDIA_TYPES, answerFormat } from '../lib/accept.ts'
-import { type OpInput, type OpName, type OpOutput, parsesOnWorker } from '../ops/registry.ts'
+import type { OpName } from '../ops/registry.ts'
+import { streamedBody } from './body/stream-digest.ts'
 import type { Security } from './hooks/access.ts'
+import { answerJson } from './lane/answer.ts'
 import type { HeaderName } from './openapi/headers.ts'
-import { RawJson, runOp, sendOp, sendRawOp } from './run-op.ts'
+import { RawJson, sendOp, sendOpBytes, sendRawOp } from './run-op.ts'
 
 type AnyZod = z.ZodType
 type Infer<T> = T extends AnyZod ? z.output<T> : undefined
@@ -47,30 +49,33 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   querystring?: Q
   params?: P
   response: R
-  // the operation behind this route, the only one its handler's `run` may run: where it runs is decided
-  // from it before the body is read (src/exec/decide.ts). With no handler the body is passed to it as is
-  // and the answer is its JSON text (serialized on the worker on the pool), and a body the decision hands
-  // to the worker is parsed there (src/lib/raw-json.ts)
+  // the operation behind this route: where it runs is decided from it before the body is read
+  // (src/exec/decide.ts). A JSON body is its input (joined by what `adds` says), run inline or on the pool
+  // as the decision says, and the answer is its JSON text in the envelope (serialized on the worker on the
+  // pool; a body the decision hands to the worker is parsed there, src/lib/raw-json.ts) or, for
+  // `adds(…).octets`, the op's raw bytes. An op route has no handler.
   op?: OpName
-  // for a route with a handler of its own whose large bodies the op parses on the worker (a `body` in its
-  // registry entry): what the handler would add to the body (a path parameter) and whether it would answer
-  // raw bytes; such a body then runs on the thread without the handler (src/http/run-op.ts, sendRawOp)
-  pooled?: (ctx: {
-    params: Infer<P>
+  // what the route adds to its op's input from the path (`with`), and whether the answer is the op's raw
+  // bytes (`octets`: the request's Accept prefers application/octet-stream): the same inline and on the
+  // worker (src/http/run-op.ts)
+  adds?: (ctx: { params: Infer<P>; query: Infer<Q>; request: FastifyRequest; octets: boolean }) => RawOptions
+  // a binary route's raw application/octet-stream body, streamed to the pool (src/http/body/stream-*.ts)
+  stream?: (ctx: {
+    body: NodeJS.ReadableStream
     query: Infer<Q>
+    params: Infer<P>
     request: FastifyRequest
+    reply: FastifyReply
     octets: boolean
-  }) => RawOptions
+  }) => Promise<z.input<R> | FastifyReply>
+  // a route without an op: plain data back, wrapped in the success envelope here, once (or the reply, when
+  // the handler answered itself)
   handler?: (ctx: {
     body: Infer<B>
     query: Infer<Q>
     params: Infer<P>
     request: FastifyRequest
     reply: FastifyReply
-    // a binaryResponse route answers raw bytes (the request's Accept prefers application/octet-stream)
-    octets: boolean
-    // runs an operation inline or on the plan's worker pool (see src/exec/dispatch.ts)
-    run: <N extends OpName>(name: N, input: OpInput<N>) => Promise<OpOutput<N>>
   }) => Promise<z.input<R> | FastifyReply> | z.input<R> | FastifyReply
 }
 
@@ -85,7 +90,8 @@ declare module 'fastify' {
 // except a keyless GET such as a health probe, where a load balancer may append its own.
 const NO_QUERY = z.strictObject({})
 
-// Schemas first: zod validates the parts, the same schemas feed the OpenAPI document, and the
+// run: the lane's step that runs the route (its op, inline or on the pool, or its handler), then hands the
+// result to the answer step (src/http/lane/answer.ts). Schemas first: zod validates the parts, the same schemas feed the OpenAPI document, and the
 // handler returns plain data that is wrapped in the success envelope here, once.
 export function defineRoute<
   B extends AnyZod | undefined,
@@ -104,16 +110,17 @@ export function defineRoute<
     querystring,
     params,
     op,
-    pooled,
+    adds,
+    stream,
     handler: custom,
     ...doc
   } = def
   const status = def.status ?? 200
-  // a large body of its op is parsed on the worker and never reaches the handler: the route must say what
-  // the handler would add to it
-  if (op && custom && parsesOnWorker(op) && !pooled) {
-    throw new Error(`route ${method} ${url}: ${op} parses large bodies on the worker; declare pooled`)
-  }
+  if (op !== undefined && custom !== undefined)
+    throw new Error(`route ${method} ${url}: an op route has no handler`)
+  if (op === undefined && custom === undefined)
+    throw new Error(`route ${method} ${url} has neither op nor handler`)
+  if (stream !== undefined && !binary) throw new Error(`route ${method} ${url}: only a binary route streams`)
   const options: RouteOptions = {
     method,
     url,
@@ -129,7 +136,7 @@ export function defineRoute<
       }).filter(([, v]) => v !== undefined),
     ),
     config: { family, binary, paidOnly, charge, doc, op, security: doc.security, idempotent: doc.idempotent },
-    async handler(request, reply) {
+    handler(request, reply) {
       // the one negotiation of the answer's media type, for the routes that have two (none for the rest)
       let octets = false
       if (doc.binaryResponse) {
@@ -138,34 +145,43 @@ export function defineRoute<
           throw new AppError('ERR_NOT_ACCEPTABLE', undefined, { available: [...ANSWER_MEDIA_TYPES] })
         octets = format === 'octets'
       }
-      if (op && request.body instanceof RawJson) {
-        const options = pooled?.({
-          params: request.params as Infer<P>,
-          query: request.query as Infer<Q>,
-          request,
-          octets,
-        })
-        return sendRawOp(request, reply, op, request.body, options)
+      const input = request.body
+      if (op === undefined) return answerHandler(request, reply, input)
+      const streamed = stream === undefined ? undefined : streamedBody(request, input)
+      if (streamed !== undefined) {
+        const ctx = { body: streamed, query: request.query as Infer<Q>, params: request.params as Infer<P> }
+        return stream!({ ...ctx, request, reply, octets }).then((result) =>
+          answerData(request, reply, result),
+        )
       }
-      if (!custom) {
-        if (!op) throw new Error(`route ${method} ${url} has neither handler nor op`)
-        return sendOp(request, reply, op, request.body, status)
-      }
-      const result = await custom({
-        body: request.body as Infer<B>,
-        query: request.query as Infer<Q>,
+      const options = adds?.({
         params: request.params as Infer<P>,
+        query: request.query as Infer<Q>,
         request,
-        reply,
         octets,
-        run: (name, input) => runOp(request, reply, name, input),
       })
-      // a handler that answered itself (raw bytes, a stream) returns the reply, which is thenable: awaiting
-      // it resolves to undefined, so check whether a response is under way rather than what came back
-      if (result === reply || reply.sent) return reply
-      reply.code(status)
-      return { ok: true, data: result }
+      if (input instanceof RawJson) return sendRawOp(request, reply, op, input, options)
+      const joined = options?.with === undefined ? input : { ...(input as object), ...options.with }
+      if (options?.octets === true) return sendOpBytes(request, reply, op, joined)
+      return sendOp(request, reply, op, joined, status)
     },
+  }
+  // a route without an op: its handler's plain data, in the envelope
+  async function answerHandler(request: FastifyRequest, reply: FastifyReply, input: unknown) {
+    const result = await custom!({
+      body: input as Infer<B>,
+      query: request.query as Infer<Q>,
+      params: request.params as Infer<P>,
+      request,
+      reply,
+    })
+    return answerData(request, reply, result)
+  }
+  function answerData(request: FastifyRequest, reply: FastifyReply, result: unknown) {
+    // a handler that answered itself (raw bytes, a stream) returns the reply, which is thenable: awaiting
+    // it resolves to undefined, so check whether a response is under way rather than what came back
+    if (result === reply || reply.sent) return reply
+    return answerJson(request, reply, status, JSON.stringify({ ok: true, data: result }))
   }
   app.route(options)
 }

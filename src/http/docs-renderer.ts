@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Fastify from 'fastify'
+import { answerBytes } from './lane/answer.ts'
 
 const PREFIX = '/docs'
 const FORWARDED = [
@@ -49,7 +50,8 @@ export function docsRoutes(
       const value = res.headers[name]
       if (value !== undefined) reply.header(name, value)
     }
-    return reply.code(res.statusCode).send(res.rawPayload)
+    // (its type forwarded above; the 4 MB bundle leaves in slices)
+    return answerBytes(reply.code(res.statusCode), res.rawPayload, null)
   }
   for (const url of [PREFIX, `${PREFIX}/`, `${PREFIX}/*`]) scope.get(url, docsPage)
 }

@@ -12,6 +12,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError, ERRORS, errorBody } from '../errors.ts'
 import { toAppError } from './error-mapping.ts'
 import { newRequestId } from './hooks/request-context.ts'
+import { answerJson } from './lane/answer.ts'
 
 // One error wrapper for every path: thrown errors, unknown routes (404), known paths with the wrong
 // method (405 with Allow), and failures below Fastify on the raw socket (timeouts, bad HTTP).
@@ -37,6 +38,8 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
         .send(errorBody('ERR_BAD_REQUEST', 'The client closed the request before it was read.'))
     }
     closeInsteadOnHttp2(request, reply)
+    // refused before the lane's first step (the admin listener's Host check) or after it: the same header
+    if (!reply.hasHeader('request-id')) reply.header('request-id', request.id)
     const appError = toAppError(error, request.bodyLimit)
     const status = ERRORS[appError.code].status
     // a fault is logged with its cause; refusals for load or an unreachable store (503) are expected
@@ -47,10 +50,12 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     if ((status === 503 || status === 429) && !reply.hasHeader('retry-after'))
       reply.header('retry-after', '1')
     const message = status >= 500 && appError.code === 'ERR_INTERNAL' ? undefined : appError.message
-    return reply
-      .code(status)
-      .type('application/json')
-      .send(errorBody(appError.code, message, appError.details))
+    return answerJson(
+      request,
+      reply,
+      status,
+      JSON.stringify(errorBody(appError.code, message, appError.details)),
+    )
   })
 
   app.setNotFoundHandler(function sendNotFound(request) {

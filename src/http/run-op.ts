@@ -1,8 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../errors.ts'
+import { type Execution, modeFor } from '../exec/decide.ts'
 import type { DispatchContext, Dispatched, RawOptions } from '../exec/dispatch.ts'
+import { okEnvelope } from '../lib/envelope.ts'
 import { RawJson } from '../lib/raw-json.ts'
-import type { OpInput, OpName, OpOutput } from '../ops/registry.ts'
+import { type OpName, octetsOf } from '../ops/registry.ts'
+import { answerBytes, answerJson } from './lane/answer.ts'
 
 // Only work that crossed to a pool says where it ran and how long it queued: an inline op's timing is
 // the response time itself, and a header on every small response is bytes every client has to parse.
@@ -14,53 +17,65 @@ function serverTiming(reply: FastifyReply, done: Dispatched<unknown>): void {
   )
 }
 
-// The request's decision (made before its body was read, src/http/body/parsers.ts) for the op it runs: a
+// The request's decision (made before its body was read, src/http/lane/decide.ts) for the op it runs: a
 // route runs only the op it declares (`op` in defineRoute), so nothing here decides anything.
-function context(request: FastifyRequest, name: OpName): DispatchContext {
-  const auth = request.auth
+function decisionFor(request: FastifyRequest, name: OpName): Execution {
   const execution = request.execution
-  if (!auth || !execution || execution.op !== name) {
+  if (!request.auth || !execution || execution.op !== name) {
     throw Object.assign(new AppError('ERR_INTERNAL'), {
       cause: new Error(`route ${request.url} runs ${name} without a decision for it (declare op: '${name}')`),
     })
   }
+  return execution
+}
+
+function context(request: FastifyRequest, execution: Execution): DispatchContext {
+  const auth = request.auth!
   return { workspaceId: auth.workspace.id, limits: auth.limits, execution }
 }
 
-// Runs an operation for a request, inline or on the plan's pool, and says where in Server-Timing.
-export async function runOp<N extends OpName>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  name: N,
-  input: OpInput<N>,
-): Promise<OpOutput<N>> {
-  const done = await request.server.dispatcher.run(name, input, context(request, name))
-  serverTiming(reply, done)
-  return done.value
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
-// A whole success envelope, made elsewhere (on the pool thread, as bytes): sent as it is, never parsed,
-// re-serialized or re-encoded on the event loop (a large one leaves in pieces: hooks/large-answers.ts).
-function sendEnvelope(reply: FastifyReply, status: number, envelope: string | Uint8Array) {
-  const body =
-    typeof envelope === 'string'
-      ? envelope
-      : Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength)
-  return reply.code(status).type('application/json; charset=utf-8').send(body)
-}
-
-// A route that is just its op: the answer comes back as the whole envelope (serialized and encoded on
-// the worker when it ran on the pool) and is sent as it is.
-export async function sendOp(
+// A route's op: inline, where the request's decision says so (modeFor), then and there (no promise unless the
+// op itself is asynchronous: JWT), its answer's JSON text in the envelope; on the pool, the whole envelope
+// made, serialized and encoded on the thread and sent as it is, never parsed, re-serialized or re-encoded on
+// the event loop (a large one leaves in pieces: lane/answer.ts).
+export function sendOp(
   request: FastifyRequest,
   reply: FastifyReply,
   name: OpName,
   input: unknown,
   status: number,
+): FastifyReply | Promise<FastifyReply> {
+  const dispatcher = request.server.dispatcher
+  const execution = decisionFor(request, name)
+  if (modeFor(execution, input) === 'inline') {
+    const value = dispatcher.inline(name, input as never, request.auth!.workspace.id, execution.declaredBytes)
+    if (!isPromise(value)) return answerJson(request, reply, status, okEnvelope(JSON.stringify(value)))
+    return value.then((v) => answerJson(request, reply, status, okEnvelope(JSON.stringify(v))))
+  }
+  return dispatcher.runEnvelope(name, input, context(request, execution)).then((done) => {
+    serverTiming(reply, done)
+    return answerJson(request, reply, status, done.value)
+  })
+}
+
+// The same, answered as the op's raw bytes (Accept: application/octet-stream).
+export async function sendOpBytes(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: OpName,
+  input: unknown,
 ) {
-  const done = await request.server.dispatcher.runEnvelope(name, input, context(request, name))
+  const done = await request.server.dispatcher.run(
+    name,
+    input as never,
+    context(request, decisionFor(request, name)),
+  )
   serverTiming(reply, done)
-  return sendEnvelope(reply, status, done.value)
+  return answerBytes(reply, octetsOf(name, done.value as never))
 }
 
 // A body the parser left as raw bytes goes to the worker whole: parsed, validated, joined by what the route
@@ -73,14 +88,11 @@ export async function sendRawOp(
   body: RawJson,
   options: RawOptions = {},
 ) {
-  const done = await request.server.dispatcher.runRaw(name, body.parts, context(request, name), options)
+  const ctx = context(request, decisionFor(request, name))
+  const done = await request.server.dispatcher.runRaw(name, body.parts, ctx, options)
   serverTiming(reply, done)
-  if (!options.octets) return sendEnvelope(reply, 200, done.value)
-  const bytes = done.value
-  return reply
-    .code(200)
-    .type('application/octet-stream')
-    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+  if (!options.octets) return answerJson(request, reply, 200, done.value)
+  return answerBytes(reply.code(200), done.value)
 }
 
 export { RawJson }

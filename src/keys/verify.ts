@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache'
 import { cidrMatcher } from '../lib/cidr.ts'
 import type { KeyLookup, Store } from '../store/types.ts'
-import { hashKey, parseKey } from './format.ts'
+import { hashKey, KEY_LENGTH, parseKey } from './format.ts'
 import type { InvalidKeyLimiter } from './invalid-key-limiter.ts'
 
 export type KeyFailure = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired'
@@ -83,9 +83,14 @@ export class KeyVerifier {
   verifyNow(raw: string | undefined, ip?: string): KeyVerification | undefined {
     if (!raw) return MISSING
     const now = this.#clock()
-    if (!parseKey(raw)) return this.#throttled(ip, now) ?? this.#failed('malformed', false, ip, now)
-    const hash = hashKey(raw)
-    const held = this.#cache.get(hash)
+    // the cache first: it holds only keys the store knew, whose format was checked then, so a cached key
+    // skips the format and checksum check (a regular expression and a CRC-32 per request); only a string of
+    // a key's length is hashed to look for one
+    const hash = raw.length === KEY_LENGTH ? hashKey(raw) : undefined
+    const held = hash === undefined ? undefined : this.#cache.get(hash)
+    if (hash === undefined || (held === undefined && !parseKey(raw))) {
+      return this.#throttled(ip, now) ?? this.#failed('malformed', false, ip, now)
+    }
     if (held && this.#trusted(held)) {
       const judged = this.#judge(held, true, ip, now)
       // a revoked or expired key from an address over the limit is refused like any other bad key

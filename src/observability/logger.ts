@@ -1,23 +1,23 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
 import type { Bindings, ChildLoggerOptions } from 'pino'
 import pino from 'pino'
+import { LogDestination } from './log-destination.ts'
 import { errorSerializers } from './log-errors.ts'
 
 export interface LogSink {
   stream: NodeJS.WritableStream
-  flush(): void
+  flush(): Promise<void>
 }
 
-// Log lines are written to stdout asynchronously in 4 KiB batches: a synchronous write per line would
-// cost a syscall per request at full load. A quiet process still shows every line within a second (a
-// warning must not wait for 4 KiB of traffic behind it), and everything is flushed at shutdown.
+// Log lines are written to stdout asynchronously in batches (src/observability/log-destination.ts): a
+// synchronous write per line would cost a syscall per request at full load. A quiet process still shows every
+// line within a second (a warning must not wait for a batch of traffic behind it), and everything is flushed
+// at shutdown.
 export function openLogSink(): LogSink {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1_000 })
+  const destination = new LogDestination(1)
   return {
     stream: destination as unknown as NodeJS.WritableStream,
-    flush() {
-      destination.flushSync()
-    },
+    flush: () => destination.drain(),
   }
 }
 

@@ -48,6 +48,7 @@ import type { StreamResult } from '../../workers/stream-protocol.ts'
 import type { Dispatched, Dispatcher } from '../exec/dispatch.ts'
 import type { StreamHandle, StreamRunner } from '../exec/stream-run.ts'
 import type { JobService } from '../jobs/service.ts'
+import type { OpName } from '../ops/registry.ts'
 import type { Store } from '../store/types.ts'
 import type { SamplerName, TracingConfig } from './settings.ts'
 import type {
@@ -373,7 +374,34 @@ export function startTracing(
       dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
         dispatcher.runRaw(name, bytes, ctx, options),
       )
-    return delegate(dispatcher, { run, runEnvelope, runRaw })
+    // inline: a span of its own, ended when the op's value (or its promise's) is there
+    const inline = ((name: OpName, input: never, workspaceId: string, declaredBytes: number | undefined) => {
+      const parent = recordingParent()
+      if (!parent) return dispatcher.inline(name, input, workspaceId, declaredBytes)
+      const span = tracer.startSpan(
+        `dispatch ${name}`,
+        {
+          startTime: now(),
+          attributes: { 'anvil.op': name, 'anvil.workspace': workspaceId, 'anvil.bytes': declaredBytes ?? 0 },
+        },
+        parent,
+      )
+      span.setAttribute('anvil.pool', 'inline')
+      let value: ReturnType<Dispatcher['inline']>
+      try {
+        value = dispatcher.inline(name, input, workspaceId, declaredBytes)
+      } catch (err) {
+        failSpan(span, err)
+        span.end(now())
+        throw err
+      }
+      if (typeof (value as { then?: unknown } | null)?.then === 'function') {
+        return endWith(span, value as Promise<never>) as never
+      }
+      span.end(now())
+      return value
+    }) as Dispatcher['inline']
+    return delegate(dispatcher, { run, runEnvelope, runRaw, inline })
   }
 
   // A streamed body's output, passed through; when it ends, so does the dispatch span, with its pool

@@ -227,10 +227,11 @@ export function jobsApiSuite(start: StartJobsApp): void {
   it(`gives a job 10x the plan's compute budget and fails it with ERR_COMPUTE_LIMIT past that`, async () => {
     h = await start()
     await h.override({ compute_budget_ms: 2 })
-    // small to send, slow to run: 150 copies of a 1000-item array
-    const items = Array.from({ length: 1_000 }, (_, i) => ({ id: i, v: [i, i] }))
-    const patch = Array.from({ length: 150 }, (_, i) => ({ op: 'copy', from: '/items', path: `/c${i}` }))
-    const submitted = await h.submit({ operation: 'json.patch', params: { document: { items }, patch } })
+    // slow to run and bounded by nothing but time: json/diff's worst case, every item of 20,000 moved
+    // (hundreds of ms; a patch of copies was used before, but it can reach its copy budget first)
+    const left = Array.from({ length: 20_000 }, (_, i) => i)
+    const right = [...left].reverse()
+    const submitted = await h.submit({ operation: 'json.diff', params: { left, right } })
     expect(submitted.statusCode).toBe(202)
     const job = await h.finished(submitted.json().data.id)
     expect(job.status).toBe('failed')
@@ -239,7 +240,7 @@ export function jobsApiSuite(start: StartJobsApp): void {
       code: 'ERR_COMPUTE_LIMIT',
       details: { reason: 'time', budget_ms: 20 },
     })
-    await workerMetric(h, /anvil_jobs_failed_total\{operation="json.patch",reason="timeout"\} 1\n/)
+    await workerMetric(h, /anvil_jobs_failed_total\{operation="json.diff",reason="timeout"\} 1\n/)
     // the pool recovers: the next job runs
     await h.override({ compute_budget_ms: 10_000 })
     const next = await h.submit({ operation: 'hash', params: { algorithm: 'md5', input: 'a' } })
@@ -286,9 +287,11 @@ export function jobsApiSuite(start: StartJobsApp): void {
   })
 
   // seconds of json.diff on one thread: long enough to be seen running and cancelled
+  // seconds of work that reports no progress: json/diff's worst case, 200,000 numbers every one of which moved
+  // (an edited list of 50,000 items, used before, finished in a few hundred ms once diffs got faster)
   const slowDiff = () => {
-    const list = editedList(50_000, 11)
-    return { operation: 'json.diff', params: { left: list.left, right: list.right, output: 'both' } }
+    const left = Array.from({ length: 200_000 }, (_, i) => i)
+    return { operation: 'json.diff', params: { left, right: [...left].reverse() } }
   }
   const hashJob = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
   async function statusOf(app: JobsApp, id: string) {

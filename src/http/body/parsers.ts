@@ -1,18 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
-import { decideExecution, declaredBodyBytes } from '../../exec/decide.ts'
-import { failureError } from '../../exec/pool-failure.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
 import { parseOpBody } from '../../ops/registry.ts'
+import { bodyUnderDeadline } from '../hooks/body-deadline.ts'
 import { consumeLimitedCallback, readLimitedCallback } from './consume-limited.ts'
 
 export interface BodyParserOptions {
   // limit for requests that carry no plan (admin API, console)
   defaultLimit: number
-  // how long a large body may wait, unread, for a place on its full pool before a 503
-  admissionWaitMs: number
 }
 
 function tooLarge(limit: number): AppError {
@@ -33,60 +30,6 @@ export function declaredTooLarge(request: FastifyRequest): void {
   if (declared !== undefined && Number(declared) > request.bodyLimit) throw tooLarge(request.bodyLimit)
 }
 
-// preParsing, after the access rule (so the plan is known) and before a byte of the body is read: the
-// request's one execution decision (src/exec/decide.ts), stored on it for the parser, the route and the
-// dispatcher. A JSON body bound for the pool then gets a place on it (src/exec/admission.ts), at once or
-// after waiting its turn with the body unread; refused with 503 when none came free within the wait. The
-// refusal closes the connection rather than letting Node drain the body: measured under a 16-connection
-// flood of 190 KiB diffs (bench/isolation.ts), draining let the flood push 3x the bytes through the event
-// loop's TLS and tripled paid p99.
-function decideHook(waitMs: number) {
-  return function decideAndAdmit(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    payload: RequestPayload,
-    done: (err: Error | null, payload?: RequestPayload) => void,
-  ): void {
-    const op = request.routeConfig.op
-    const auth = request.auth
-    if (!op || !auth) {
-      done(null, payload)
-      return
-    }
-    const contentType = request.headers['content-type']
-    const decision = decideExecution({
-      op,
-      limits: auth.limits,
-      declaredBytes: declaredBodyBytes(request.headers, request.raw.httpVersionMajor),
-      contentType,
-    })
-    request.execution = { ...decision, reservation: null }
-    const json = contentType?.startsWith('application/json') === true
-    // one over the plan's limit is the parser's to refuse (413) at once; other media types its to refuse (415)
-    const over = decision.declaredBytes !== undefined && decision.declaredBytes > request.bodyLimit
-    if (decision.mode !== 'pool' || !json || over) {
-      done(null, payload)
-      return
-    }
-    const ctx = { workspaceId: auth.workspace.id, limits: auth.limits }
-    const dispatcher = request.server.dispatcher
-    const { reservation, admitted } = dispatcher.reserve(ctx, waitMs, op)
-    // however the request ends, a place it never used (or its turn in the line) goes to the next one
-    reply.raw.once('close', () => dispatcher.cancel(ctx, reservation))
-    // an HTTP/2 body past its deadline gives its place (or its turn) back at once, and is answered 408
-    const deadline = request.bodyDeadline
-    deadline?.addEventListener('abort', () => dispatcher.cancel(ctx, reservation), { once: true })
-    request.execution.reservation = reservation
-    admitted.then((ok) => {
-      if (ok) return done(null, payload)
-      if (deadline?.aborted) return done(deadline.reason as Error)
-      // (HTTP/2 has no such header: Node ends a stream whose body was never read with RST_STREAM itself)
-      if (request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
-      done(failureError({ kind: 'overloaded' }, { subject: 'The operation' }))
-    }, done)
-  }
-}
-
 function truncated(request: FastifyRequest): Error {
   const raw = request.raw as { aborted?: boolean; stream?: { rstCode?: number } }
   if (raw.aborted === true || raw.stream?.rstCode !== undefined) {
@@ -95,20 +38,23 @@ function truncated(request: FastifyRequest): Error {
   return new AppError('ERR_BAD_REQUEST', 'Content-Length does not match the body.')
 }
 
-// Callback-style (no promise per request): this runs on every JSON request.
+// parse: the lane's step after the access rule and the decision (src/http/lane/lane.ts). Callback-style (no
+// promise per request): this runs on every JSON request.
 function parseJsonBody(
   request: FastifyRequest,
   payload: NodeJS.ReadableStream,
   done: (err: Error | null, body?: unknown) => void,
 ): void {
+  let body: NodeJS.ReadableStream
   try {
     checkCharset(request.headers['content-type'])
     declaredTooLarge(request)
+    body = bodyUnderDeadline(request, payload)
   } catch (err) {
     done(err as Error)
     return
   }
-  readJson(request, payload, done)
+  readJson(request, body, done)
 }
 
 function readJson(
@@ -148,7 +94,9 @@ function readJson(
       }
       done(null, body)
     },
-    execution?.declaredBytes,
+    // only a body the worker parses needs an ArrayBuffer of its own (to move to the thread); an inline one is
+    // read into whatever the socket gave (one chunk, for a small body)
+    execution?.rawBody ? execution.declaredBytes : undefined,
   )
 }
 
@@ -176,13 +124,12 @@ async function passOctetStream(request: FastifyRequest, payload: NodeJS.Readable
     throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes application/json only.')
   }
   declaredTooLarge(request)
-  return payload
+  return bodyUnderDeadline(request, payload)
 }
 
 async function bodyParsersPlugin(app: FastifyInstance, options: BodyParserOptions): Promise<void> {
   app.decorateRequest('bodyLimit', options.defaultLimit)
   app.decorateRequest('execution', null)
-  app.addHook('preParsing', decideHook(options.admissionWaitMs))
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('application/json', parseJsonBody)
   app.addContentTypeParser('application/octet-stream', passOctetStream)

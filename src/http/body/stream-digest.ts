@@ -31,8 +31,3 @@ export function streamedBody(request: FastifyRequest, body: unknown): NodeJS.Rea
   if (request.execution?.mode !== 'stream') return undefined
   return isReadable(body) ? body : undefined
 }
-
-// A Buffer view of bytes (no copy), for reply.send.
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-}

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { StreamJob } from '../../../workers/stream-protocol.ts'
 import { AppError } from '../../errors.ts'
 import type { StreamHandle } from '../../exec/stream-run.ts'
+import { answerJson } from '../lane/answer.ts'
 
 export interface TransformBodyOptions {
   // output held back before the answer is committed (Infinity: all of it)
@@ -158,7 +159,5 @@ export async function sendStreamEnvelope(
   }
   streamTiming(reply, handle)
   const envelope = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)
-  return reply
-    .type('application/json; charset=utf-8')
-    .send(Buffer.from(envelope.buffer, envelope.byteOffset, envelope.byteLength))
+  return answerJson(request, reply, reply.statusCode, envelope)
 }

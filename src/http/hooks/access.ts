@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { AppError } from '../../errors.ts'
 import type { AccessOutcome, Tracing } from '../../tracing/types.ts'
 
 // The access rules a route can declare. apiKey: an API key allowed the route's family; sessionCookie:
@@ -15,6 +14,10 @@ export interface AccessRule {
   check: (request: FastifyRequest, reply: FastifyReply) => undefined | Promise<void>
   // what else a route declaring this rule must declare (apiKey: its family); a message fails the boot
   validate?: (route: RouteOptions) => string | undefined
+  // once the answer is out (the lane's last step): what the rule owes the request afterwards (apiKey: the
+  // refund of a charge the gateway's own failure did not earn). Calls done when finished; synchronously
+  // when there is nothing to do
+  settle?: (request: FastifyRequest, reply: FastifyReply, done: () => void) => void
 }
 
 export interface DeclaredRoute {
@@ -28,6 +31,8 @@ export interface AccessControl {
   provide(security: Exclude<Security, 'none'>, rule: AccessRule): void
   // every route of this listener with the rule it declared, as registered (the security tests walk it)
   readonly routes: readonly DeclaredRoute[]
+  // the rule a route declared (undefined for `none`), as the lane runs it (src/http/lane/compile.ts)
+  ruleOf(security: Security): AccessRule | undefined
 }
 
 declare module 'fastify' {
@@ -65,14 +70,11 @@ function accessOutcome(request: FastifyRequest): AccessOutcome {
   }
 }
 
-function refuseUndeclared(): AppError {
-  return new AppError('ERR_UNAUTHORIZED', 'This route declares no access rule.')
-}
-
 // Deny by default, decided on the matched route: every route must declare `config.security` (a route
-// that does not fails to register, so the server does not boot), and ONE onRequest hook, after routing,
-// enforces the declared rule. Nothing is decided from the raw URL, so no spelling of a path (percent
-// escapes, case, slashes) can reach a route without passing its rule. Register before any route.
+// that does not fails to register, so the server does not boot), and the lane's access step, after routing,
+// enforces the declared rule (src/http/lane/enter.ts). Nothing is decided from the raw URL, so no spelling of
+// a path (percent escapes, case, slashes) can reach a route without passing its rule. Register before any
+// route, and before the lane (src/http/lane/plugin.ts), which takes each route's rule from here.
 async function accessPlugin(app: FastifyInstance, options: AccessOptions): Promise<void> {
   const { tracing } = options
   const rules = new Map<Security, AccessRule>()
@@ -86,6 +88,7 @@ async function accessPlugin(app: FastifyInstance, options: AccessOptions): Promi
       )
     },
     routes,
+    ruleOf: (security) => (security === 'none' ? undefined : rules.get(security)),
   } satisfies AccessControl)
 
   app.addHook('onRoute', function requireDeclaredSecurity(route) {
@@ -103,25 +106,6 @@ async function accessPlugin(app: FastifyInstance, options: AccessOptions): Promi
     if (problem) throw new Error(`${name}: ${problem}`)
     route.config = { ...route.config, security }
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, security })
-  })
-
-  // callback-style: a rule that decided synchronously costs no promise (see AccessRule.check)
-  app.addHook('onRequest', function enforceAccess(request, reply, done) {
-    // routeConfig is request.routeOptions.config, read once by the request-context hook before this one
-    const security = (request.routeConfig ?? request.routeOptions.config).security
-    if (security === 'none') return done()
-    // the not-found handler: it answers 404 (or 405) and reaches nothing
-    if (security === undefined && request.is404) return done()
-    const rule = security && rules.get(security)
-    if (!rule) return done(refuseUndeclared())
-    let pending: undefined | Promise<void>
-    try {
-      pending = rule.check(request, reply)
-    } catch (err) {
-      return done(err as Error)
-    }
-    if (pending === undefined) return done()
-    pending.then(() => done(), done)
   })
 }
 

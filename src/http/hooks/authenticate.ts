@@ -16,9 +16,14 @@ export interface AuthOptions {
   metrics: Metrics
 }
 
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i
+// a key's characters, and nothing else, after `Bearer `: the form every client sends
+const PLAIN_KEY = /^Bearer [0-9A-Za-z_]+$/
+
 function bearer(header: string | undefined): string | undefined {
   if (!header) return undefined
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header)
+  if (PLAIN_KEY.test(header)) return header.slice(7)
+  const m = BEARER.exec(header)
   return m ? m[1] : ''
 }
 
@@ -109,10 +114,8 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   app.access.provide('apiKey', {
     check: authenticate,
     validate: (route) => (route.config?.family ? undefined : 'an apiKey route must declare its family'),
-  })
-
-  app.addHook('onResponse', function refundOwnFailure(request, reply, done) {
-    charger.refundOwnFailure(request, reply, done)
+    // a 5xx the gateway answered after charging is refunded (charge-limits.ts)
+    settle: charger.refundOwnFailure,
   })
 }
 

@@ -1,13 +1,7 @@
 import { constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2'
 import { Readable } from 'node:stream'
-import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors.ts'
-
-export interface BodyDeadlineOptions {
-  // REQUEST_TIMEOUT_MS: the same deadline Node enforces on HTTP/1.1 requests (requestTimeout)
-  timeoutMs: number
-}
 
 function ignore(): void {}
 
@@ -51,55 +45,41 @@ class DeadlineBody extends Readable {
 // its stream, its parser and its pool place forever. Each HTTP/2 request with a body gets the same
 // deadline, counted from its headers: past it, `request.bodyDeadline` aborts with ERR_REQUEST_TIMEOUT,
 // which fails whoever reads the body (the JSON parser, a streaming handler: 408 with the envelope, or a
-// started streamed answer broken off), gives back a pool place held or waited for (src/http/body/parsers.ts), and,
-// once the answer is out, ends the stream with RST_STREAM(NO_ERROR) (RFC 9113 §8.1: a complete answer
-// sent before the whole request) so the client stops sending and the stream's memory is freed.
-function startBodyDeadline(timeoutMs: number) {
-  return function bodyDeadlineHook(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-    const stream = (request.raw as unknown as Partial<Http2ServerRequest>).stream as
-      | ServerHttp2Stream
-      | undefined
-    if (!stream || stream.endAfterHeaders) {
-      done()
-      return
+// started streamed answer broken off), gives back a pool place held or waited for (src/http/lane/decide.ts),
+// and, once the answer is out, ends the stream with RST_STREAM(NO_ERROR) (RFC 9113 §8.1: a complete answer
+// sent before the whole request) so the client stops sending and the stream's memory is freed. Called by the
+// lane's first step (src/http/lane/enter.ts) for every request; an HTTP/1.1 request costs one property read.
+export function startBodyDeadline(request: FastifyRequest, reply: FastifyReply, timeoutMs: number): void {
+  const stream = (request.raw as unknown as Partial<Http2ServerRequest>).stream as
+    | ServerHttp2Stream
+    | undefined
+  if (!stream || stream.endAfterHeaders) return
+  const controller = new AbortController()
+  request.bodyDeadline = controller.signal
+  const timer = setTimeout(function bodyDeadlinePassed() {
+    // the whole body has arrived (END_STREAM), read or not: the deadline is met
+    if (stream.destroyed || stream.closed || stream.state.remoteClose) return
+    controller.abort(new AppError('ERR_REQUEST_TIMEOUT'))
+    const stop = () => {
+      if (!stream.destroyed) stream.close(constants.NGHTTP2_NO_ERROR)
     }
-    const controller = new AbortController()
-    request.bodyDeadline = controller.signal
-    const timer = setTimeout(function bodyDeadlinePassed() {
-      // the whole body has arrived (END_STREAM), read or not: the deadline is met
-      if (stream.destroyed || stream.closed || stream.state.remoteClose) return
-      controller.abort(new AppError('ERR_REQUEST_TIMEOUT'))
-      const stop = () => {
-        if (!stream.destroyed) stream.close(constants.NGHTTP2_NO_ERROR)
-      }
-      // (the compat response's own 'finish' only comes once the stream has closed)
-      if (stream.writableFinished) stop()
-      else stream.once('finish', stop)
-    }, timeoutMs)
-    const clear = () => clearTimeout(timer)
-    request.raw.once('end', clear)
-    reply.raw.once('close', clear)
-    done()
-  }
+    // (the compat response's own 'finish' only comes once the stream has closed)
+    if (stream.writableFinished) stop()
+    else stream.once('finish', stop)
+  }, timeoutMs)
+  const clear = () => clearTimeout(timer)
+  request.raw.once('end', clear)
+  reply.raw.once('close', clear)
 }
 
-function bodyUnderDeadline(
+// The body as the parsers read it: the raw stream, or for an HTTP/2 request with a deadline, the stream
+// bound to it (failing with the 408 once it passes).
+export function bodyUnderDeadline(
   request: FastifyRequest,
-  _reply: FastifyReply,
-  payload: RequestPayload,
-  done: (err: Error | null, payload?: RequestPayload) => void,
-): void {
+  payload: NodeJS.ReadableStream,
+): NodeJS.ReadableStream {
   const deadline = request.bodyDeadline
-  if (!deadline) done(null, payload)
-  else if (deadline.aborted) done(deadline.reason as Error)
-  else done(null, new DeadlineBody(payload as Readable, deadline) as unknown as RequestPayload)
+  if (!deadline) return payload
+  if (deadline.aborted) throw deadline.reason as Error
+  return new DeadlineBody(payload as Readable, deadline)
 }
-
-// Registered before the body parsers: its preParsing hook must hand them the deadline-bound body.
-async function bodyDeadlinePlugin(app: FastifyInstance, options: BodyDeadlineOptions): Promise<void> {
-  app.decorateRequest('bodyDeadline', null)
-  app.addHook('onRequest', startBodyDeadline(options.timeoutMs))
-  app.addHook('preParsing', bodyUnderDeadline)
-}
-
-export const bodyDeadline = fp(bodyDeadlinePlugin, { name: 'anvil-body-deadline' })

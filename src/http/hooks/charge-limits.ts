@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors.ts'
-import { rateLimitHeaders } from '../../limits/headers.ts'
+import { rateLimitPolicy, rateLimitState } from '../../limits/headers.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 import type { ConsumeRequest, LimitDecision, Store } from '../../store/types.ts'
 import type { AuthContext } from '../fastify-augment.ts'
@@ -34,9 +34,8 @@ export function limitCharger(store: Store, metrics: Metrics): LimitCharger {
     decision: LimitDecision,
   ): undefined {
     request.auth = { key: who.key, workspace: who.workspace, limits: who.limits, decision }
-    const headers = rateLimitHeaders(decision)
-    reply.header('ratelimit-policy', headers.policy)
-    reply.header('ratelimit', headers.state)
+    reply.header('ratelimit-policy', rateLimitPolicy(decision, who.limits))
+    reply.header('ratelimit', rateLimitState(decision))
     if (!decision.allowed) {
       const quota = decision.reason === 'quota' || decision.reason === 'key_quota'
       metrics.limitRefusals.inc({ reason: quota ? 'quota' : 'rate', plan: who.workspace.plan })

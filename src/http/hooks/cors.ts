@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
-import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
 import type { AllowedOrigins } from '../../lib/origins.ts'
 
@@ -28,11 +27,22 @@ function withVary(current: unknown, name: string): string {
   return list ? `${list}, ${name}` : name
 }
 
-// CORS for the API: a preflight is answered here, in the first onRequest hook, before authentication (a
-// browser never sends credentials on a preflight) and before any route could answer 405; actual responses,
-// errors included, carry Access-Control-Allow-Origin for an allowed origin. Credentials are never allowed,
-// so the console's session cookie cannot make a cross-origin read succeed. See docs/decisions.md.
-async function corsPlugin(app: FastifyInstance, options: CorsOptions): Promise<void> {
+export interface Cors {
+  // actual (non-OPTIONS) requests, when origins are configured: Vary and the allow headers of an allowed
+  // origin; undefined when none are (the default), so a request pays nothing for CORS
+  actual: ((request: FastifyRequest, reply: FastifyReply) => void) | undefined
+  // an OPTIONS request (never a route: it reaches the lane unmatched): answers 204 with Allow, a preflight
+  // from an allowed origin 204 with the CORS headers, from any other origin 403 ERR_CORS_ORIGIN (through
+  // done); false for a path that does not exist, which stays a 404
+  options(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): boolean
+}
+
+// CORS for the API, as two steps of the lane's first hook (src/http/lane/enter.ts): a preflight is answered
+// before authentication (a browser never sends credentials on a preflight) and before any route could answer
+// 405; actual responses, errors included, carry Access-Control-Allow-Origin for an allowed origin. Credentials
+// are never allowed, so the console's session cookie cannot make a cross-origin read succeed. See
+// docs/decisions.md.
+export function corsSteps(app: FastifyInstance, options: CorsOptions): Cors {
   const { allowedOrigins, crossOrigin } = options
   const any = allowedOrigins === '*'
   const listed = new Set(any ? [] : allowedOrigins)
@@ -48,35 +58,36 @@ async function corsPlugin(app: FastifyInstance, options: CorsOptions): Promise<v
     return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null)
   }
 
-  // callback-style, like every hook on the hot path: an async hook costs a promise per request
-  app.addHook('onRequest', function cors(request: FastifyRequest, reply: FastifyReply, done) {
-    // with no origins configured (the default) an actual request costs this one comparison
-    if (request.method !== 'OPTIONS' && !enabled) return done()
+  function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+    const path = request.url.split('?', 1)[0] ?? '/'
+    if (!crossOrigin(path)) return
+    // the answer depends on Origin whenever origins are listed: caches must keep them apart
+    if (!any) reply.header('vary', withVary(reply.getHeader('vary'), 'Origin'))
+    const allowed = allowOrigin(request.headers.origin, path)
+    if (allowed) {
+      reply.header('access-control-allow-origin', allowed)
+      reply.header('access-control-expose-headers', EXPOSE_HEADERS)
+    }
+  }
+
+  function answerOptions(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): boolean {
     const path = request.url.split('?', 1)[0] ?? '/'
     const origin = request.headers.origin
-    if (request.method !== 'OPTIONS') {
-      if (!crossOrigin(path)) return done()
-      // the answer depends on Origin whenever origins are listed: caches must keep them apart
-      if (!any) reply.header('vary', withVary(reply.getHeader('vary'), 'Origin'))
-      const allowed = allowOrigin(origin, path)
-      if (allowed) {
-        reply.header('access-control-allow-origin', allowed)
-        reply.header('access-control-expose-headers', EXPOSE_HEADERS)
-      }
-      return done()
-    }
     // OPTIONS is answered for every path that exists, never with 405; an unknown path stays a 404
     const methods = methodsFor(path)
-    if (methods.length === 0) return done()
+    if (methods.length === 0) return false
     const allow = [...methods, 'OPTIONS'].join(', ')
     reply.header('allow', allow)
     const preflight = origin !== undefined && request.headers['access-control-request-method'] !== undefined
-    // answered here: the remaining hooks and the route never run (done is not called)
-    if (!preflight) return void reply.code(204).send()
+    // answered here: the rest of the lane and the route never run (done is not called)
+    if (!preflight) {
+      reply.code(204).send()
+      return true
+    }
     if (!any) reply.header('vary', 'Origin')
     const allowed = allowOrigin(origin, path)
     if (!allowed) {
-      return done(
+      done(
         new AppError(
           'ERR_CORS_ORIGIN',
           crossOrigin(path)
@@ -85,13 +96,15 @@ async function corsPlugin(app: FastifyInstance, options: CorsOptions): Promise<v
           { origin },
         ),
       )
+      return true
     }
     reply.header('access-control-allow-origin', allowed)
     reply.header('access-control-allow-methods', methods.join(', '))
     reply.header('access-control-allow-headers', ALLOW_HEADERS)
     reply.header('access-control-max-age', MAX_AGE)
     reply.code(204).send()
-  })
-}
+    return true
+  }
 
-export const cors = fp(corsPlugin, { name: 'anvil-cors' })
+  return { actual: enabled ? corsHeaders : undefined, options: answerOptions }
+}

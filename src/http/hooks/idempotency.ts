@@ -13,6 +13,7 @@ import {
 import type { IdempotencyRef, Store } from '../../store/types.ts'
 import { consumeLimited } from '../body/consume-limited.ts'
 import { isReadable } from '../body/stream-digest.ts'
+import { shapeAnswer } from '../lane/answer.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -102,14 +103,15 @@ function startedWhenAnswered(status: number, payload: string | Buffer): boolean 
   }
 }
 
-// Routes declare `config.idempotent`; this enforces it. After validation (as Stripe: a request refused by
-// its schema never started, so nothing is kept), before the handler: the first request with a key takes it
-// (SET NX), runs, and its answer is kept for IDEMPOTENCY_TTL_SECONDS if the create had started executing
-// (2xx, and the 404/409 of KEPT_ERRORS); a repeat with the same method, path and body gets that answer
-// again with Idempotent-Replayed: true; a different request 422; a repeat while the first still runs 409.
-// Anything else frees the key so a retry runs. What is kept is bounded: an answer's body by
-// maxAnswerBytes (a larger one is kept as its digest, and its replay is 409 ERR_IDEMPOTENCY_NOT_REPLAYABLE),
-// a scope's answers by maxScopeBytes, its oldest dropped first (issue 27).
+// idempotency: the lane's step before run, on routes that declare `config.idempotent` only (their own hooks,
+// added as they register). After validation (as Stripe: a request refused by its schema never started, so
+// nothing is kept), before the handler: the first request with a key takes it (SET NX), runs, and its answer
+// is kept for IDEMPOTENCY_TTL_SECONDS if the create had started executing (2xx, and the 404/409 of
+// KEPT_ERRORS); a repeat with the same method, path and body gets that answer again with
+// Idempotent-Replayed: true; a different request 422; a repeat while the first still runs 409. Anything
+// else frees the key so a retry runs. What is kept is bounded: an answer's body by maxAnswerBytes (a larger
+// one is kept as its digest, and its replay is 409 ERR_IDEMPOTENCY_NOT_REPLAYABLE), a scope's answers by
+// maxScopeBytes, its oldest dropped first (issue 27).
 // Every answer of a create goes through onSend, where it is kept or its key freed. A client that goes away
 // mid-create frees nothing: Fastify runs the handler to its end whatever the socket does, and its answer
 // is kept like any other (a retry meanwhile gets 409 ERR_IDEMPOTENCY_IN_PROGRESS, then the replay): the
@@ -119,17 +121,23 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   const { store, ttlSeconds, maxAnswerBytes, maxScopeBytes } = options
   const lockMs = options.lockMs ?? DEFAULT_LOCK_MS
 
-  // Callback-style and synchronous for every request that does not use it (no promise per request on the hot
-  // path); the work, asynchronous, only for a route that declares it and a request that sends the header.
-  app.addHook('preHandler', function enforceIdempotencyKey(request, reply, done) {
-    if (request.routeConfig?.idempotent !== true) return done()
+  // Only a route that declares it gets these hooks (its own, added as it registers): no other route's
+  // request pays for idempotency. The work, asynchronous, only for a request that sends the header.
+  app.addHook('onRoute', function addIdempotencyHooks(route) {
+    if (route.config?.idempotent !== true) return
+    route.preHandler = [...hooksOf(route.preHandler), enforceIdempotencyKey]
+    // kept as the route made it, then compressed or sliced as any answer (src/http/lane/answer.ts)
+    route.onSend = [...hooksOf(route.onSend), keepIdempotentResponse, shapeAnswer]
+  })
+
+  function enforceIdempotencyKey(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
     const header = request.headers['idempotency-key']
     if (header === undefined) return done()
     // a replay has answered (reply.send): the chain stops there, as Fastify's hooks do without done()
     begin(request, reply, header).then((replayed) => {
       if (!replayed) done()
     }, done)
-  })
+  }
 
   async function begin(
     request: FastifyRequest,
@@ -168,12 +176,17 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     return true
   }
 
-  app.addHook('onSend', function keepIdempotentResponse(request, reply, payload, done) {
+  function keepIdempotentResponse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (err: Error | null, payload?: unknown) => void,
+  ) {
     const held = request.idempotency
     if (!held || held.settled) return done(null, payload)
     held.settled = true
     keep(request, reply, held, payload).then((kept) => done(null, kept), done)
-  })
+  }
 
   async function keep(
     request: FastifyRequest,
@@ -215,6 +228,12 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
     }
     return payload
   }
+}
+
+// a route option that may hold one hook or a list of them, as a list
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return []
+  return Array.isArray(hooks) ? hooks : [hooks]
 }
 
 function replay(reply: FastifyReply, stored: StoredResponse): FastifyReply {

@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyRequest } from 'fastify'
 import type { KeyActivity } from '../../accounts/key-activity.ts'
 
 export interface KeyActivityOptions {
@@ -7,20 +6,12 @@ export interface KeyActivityOptions {
   clock: () => number
 }
 
-// "Last used" for API keys, shown in the console: every request the auth hook let through marks its key
-// (a map entry; KeyActivity writes them to the account store in batches, off the request path).
-async function keyActivityPlugin(
-  app: FastifyInstance,
-  { activity, clock }: KeyActivityOptions,
-): Promise<void> {
-  app.addHook('onResponse', function recordKeyUse(request: FastifyRequest, _reply: FastifyReply, done) {
+// "Last used" for API keys, shown in the console: every request the access rule let through marks its key
+// (a map entry; KeyActivity writes them to the account store in batches, off the request path). The lane's
+// record step calls it once the answer is out.
+export function keyUse({ activity, clock }: KeyActivityOptions): (request: FastifyRequest) => void {
+  return function recordKeyUse(request) {
     const auth = request.auth
     if (auth?.decision?.allowed) activity.touch(auth.key.id, clock())
-    done()
-  })
+  }
 }
-
-export const keyActivityHook = fp(keyActivityPlugin, {
-  name: 'anvil-key-activity',
-  dependencies: ['anvil-auth'],
-})

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 
 // An answer larger than this leaves in SLICE-byte pieces, one per turn of the event loop.
@@ -21,13 +21,21 @@ async function* slices(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   }
 }
 
+// An answer of bytes larger than SLICE_ABOVE, as a stream of its slices (its Content-Length set); any
+// other payload as it is.
+export function sliced(reply: FastifyReply, payload: unknown): unknown {
+  if (!(payload instanceof Uint8Array) || payload.byteLength <= SLICE_ABOVE) return payload
+  reply.header('content-length', payload.byteLength)
+  return Readable.from(slices(payload), { objectMode: false })
+}
+
+// The same as an onSend hook, for answers that do not leave through the lane's answer step
+// (src/http/lane/answer.ts). Registered after every other onSend hook: idempotency keeps the bytes it
+// replays first, and compression turns an answer it compresses into a stream of zlib's pieces, which passes
+// here as is.
 async function largeAnswersPlugin(app: FastifyInstance): Promise<void> {
-  // Registered after every other onSend hook of the app: idempotency keeps the bytes it replays first,
-  // and compression turns an answer it compresses into a stream of zlib's pieces, which passes here as is.
   app.addHook('onSend', function sliceLargeAnswer(_request, reply, payload, done) {
-    if (!(payload instanceof Uint8Array) || payload.byteLength <= SLICE_ABOVE) return done(null, payload)
-    reply.header('content-length', payload.byteLength)
-    done(null, Readable.from(slices(payload), { objectMode: false }))
+    done(null, sliced(reply, payload))
   })
 }
 

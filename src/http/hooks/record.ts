@@ -1,30 +1,45 @@
-import type { FastifyInstance } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { PLAN_NAMES } from '../../limits/plans.ts'
-import { accessLog as createAccessLog } from '../../observability/access-log.ts'
+import type { AccessLog } from '../../observability/access-log.ts'
 import { batchedChild } from '../../observability/batched-counter.ts'
+import { batchedHistogramChild } from '../../observability/batched-histogram.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 
 const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 // an HTTP/2 client may send any token as :method: label (and log) only the ones a route can have
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const INIT_CLASSES = ['2xx', '4xx', '5xx']
+const PLANS = ['none', ...PLAN_NAMES]
+const PLAN_INDEX = new Map(PLANS.map((plan, i) => [plan, i]))
+
+interface Child {
+  inc(): void
+  observe(seconds: number): void
+}
+
+// A route's series, made when the route registers and kept on its lane: by method, then status class × plan
+// (a request finds its child by two indexes, no label string or map of strings per request).
+export type RouteSeries = Record<string, (Child | undefined)[]>
+
+export interface Recorder {
+  // at registration: the route's series, at zero
+  initRoute(route: RouteOptions): RouteSeries
+  // the lane's record step, once the answer is out (`series`: the matched route's, none for an unmatched one)
+  record(request: FastifyRequest, reply: FastifyReply, series: RouteSeries | undefined): void
+}
 
 // Request counts and durations by route pattern (never the raw URL) and plan; one access line per request.
-async function metricsPlugin(
-  app: FastifyInstance,
-  options: { metrics: Metrics; accessLog: boolean },
-): Promise<void> {
-  const { metrics, accessLog } = options
+export function recorder(options: { metrics: Metrics; accessLog: AccessLog | undefined }): Recorder {
+  const { metrics, accessLog: writeAccessLine } = options
   // label sets are few (routes × methods × status classes × plans): resolve each child once
-  const children = new Map<string, { inc(): void; observe(v: number): void }>()
-  function childFor(route: string, method: string, statusClass: string, plan: string) {
+  const children = new Map<string, Child>()
+  function childFor(route: string, method: string, statusClass: string, plan: string): Child {
     const id = `${route}|${method}|${statusClass}|${plan}`
     let child = children.get(id)
     if (!child) {
       const labels = { route, method, status_class: statusClass, plan }
       const counter = batchedChild(metrics.requests, labels)
-      const histogram = metrics.duration.labels(labels)
+      const histogram = batchedHistogramChild(metrics.duration, labels)
       child = { inc: () => counter.inc(), observe: (v) => histogram.observe(v) }
       children.set(id, child)
     }
@@ -34,9 +49,11 @@ async function metricsPlugin(
   // its methods × 2xx/4xx/5xx × plans (`none` only, for a route that takes no key); the duration
   // histogram for 2xx only (it is the one the latency panels filter on; the others appear with traffic).
   // HEAD routes Fastify adds beside GET are left to appear with use. Cardinality: docs/operations.md.
-  app.addHook('onRoute', function initRouteSeries(route) {
-    const plans = route.config?.family ? ['none', ...PLAN_NAMES] : ['none']
+  function initRoute(route: RouteOptions): RouteSeries {
+    const plans = route.config?.family ? PLANS : ['none']
+    const series: RouteSeries = {}
     for (const method of [route.method].flat()) {
+      series[method] = []
       if (method === 'HEAD' || !METHODS.has(method)) continue
       for (const plan of plans) {
         for (const statusClass of INIT_CLASSES) {
@@ -47,19 +64,28 @@ async function metricsPlugin(
         }
       }
     }
-  })
-  const writeAccessLine = accessLog ? createAccessLog(app.log) : undefined
-  app.addHook('onResponse', function recordRequest(request, reply, done) {
+    return series
+  }
+  function record(request: FastifyRequest, reply: FastifyReply, series: RouteSeries | undefined): void {
     // a client that hung up got no answer (whatever status the reply object holds): the abort is logged
     // at debug by the error handler, and is neither a response to count nor an access line
-    if ((request.raw as { aborted?: boolean }).aborted === true) return done()
+    if ((request.raw as { aborted?: boolean }).aborted === true) return
     const route = request.routeConfig?.url ?? 'unmatched'
     const auth = request.auth
     const status = reply.statusCode
     const elapsedMs = reply.elapsedTime
     const plan = auth?.workspace.plan ?? 'none'
     const method = METHODS.has(request.method) ? request.method : 'OTHER'
-    const child = childFor(route, method, STATUS_CLASS[Math.floor(status / 100)] ?? 'other', plan)
+    const classIndex = Math.floor(status / 100)
+    const statusClass = STATUS_CLASS[classIndex] ?? 'other'
+    let child: Child
+    const own = series?.[method]
+    const slot = classIndex * PLANS.length + (PLAN_INDEX.get(plan) ?? 0)
+    if (own !== undefined && STATUS_CLASS[classIndex] !== undefined) {
+      child = own[slot] ??= childFor(route, method, statusClass, plan)
+    } else {
+      child = childFor(route, method, statusClass, plan)
+    }
     child.inc()
     child.observe(elapsedMs / 1000)
     writeAccessLine?.({
@@ -70,8 +96,6 @@ async function metricsPlugin(
       ms: Math.round(elapsedMs * 100) / 100,
       workspace: auth?.workspace.id,
     })
-    done()
-  })
+  }
+  return { initRoute, record }
 }
-
-export const metricsHooks = fp(metricsPlugin, { name: 'anvil-metrics' })

@@ -1,25 +1,11 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { negotiate } from '../compression.ts'
+import { answerBytes } from '../lane/answer.ts'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
-
-type Coding = 'br' | 'gzip' | 'identity'
-
-// br, then gzip, then identity, as far as the client accepts them (a coding with q=0 is refused)
-export function negotiate(header: string | string[] | undefined): Coding {
-  const accepted = new Map<string, number>()
-  for (const part of String(header ?? '').split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';')
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-    if (name) accepted.set(name, q === undefined ? 1 : Number(q))
-  }
-  const wants = (c: string) => (accepted.get(c) ?? accepted.get('*') ?? 0) > 0
-  if (wants('br')) return 'br'
-  if (wants('gzip')) return 'gzip'
-  return 'identity'
-}
 
 interface Encoded {
   identity: Buffer
@@ -50,6 +36,6 @@ export function cachedDocument(build: () => Record<string, unknown>) {
     const coding = negotiate(request.headers['accept-encoding'])
     reply.header('vary', 'Accept-Encoding').type('application/json; charset=utf-8')
     if (coding !== 'identity') reply.header('content-encoding', coding)
-    return reply.send(bytes[coding])
+    return answerBytes(reply, bytes[coding], null)
   }
 }

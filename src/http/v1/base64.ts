@@ -8,8 +8,6 @@ import {
   encodeQuery,
   encodeResult,
 } from '../../ops/base64/schema.ts'
-import { octetsOf } from '../../ops/registry.ts'
-import { asBuffer, streamedBody } from '../body/stream-digest.ts'
 import { sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 
@@ -40,21 +38,15 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: encodeBody,
     response: encodeResult,
     errors: ['ERR_INVALID_ENCODING'],
-    pooled: ({ octets }) => ({ octets }),
-    handler: async function base64EncodeHandler({ body, query, request, reply, octets: raw, run }) {
-      const streamed = streamedBody(request, body)
-      if (streamed) {
-        const job = {
-          kind: 'base64.encode' as const,
-          variant: query.variant,
-          ...(query.padding !== undefined ? { padding: query.padding } : {}),
-        }
-        if (raw) return sendTransformed(request, reply, streamed, job)
-        return sendStreamEnvelope(request, reply, streamed, job)
+    adds: ({ octets }) => ({ octets }),
+    stream: async function base64EncodeStream({ body, query, request, reply, octets: raw }) {
+      const job = {
+        kind: 'base64.encode' as const,
+        variant: query.variant,
+        ...(query.padding !== undefined ? { padding: query.padding } : {}),
       }
-      const result = await run('base64.encode', body)
-      if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('base64.encode', result)))
-      return result
+      if (raw) return sendTransformed(request, reply, body, job)
+      return sendStreamEnvelope(request, reply, body, job)
     },
   })
 
@@ -80,20 +72,11 @@ export async function base64Routes(app: FastifyInstance): Promise<void> {
     body: decodeBody,
     response: decodeResult,
     errors: ['ERR_INVALID_BASE64'],
-    pooled: ({ octets }) => decodeOptions(octets),
-    handler: async function base64DecodeHandler({ body, query, request, reply, octets: raw, run }) {
-      const streamed = streamedBody(request, body)
-      if (streamed) {
-        const job = { kind: 'base64.decode' as const, variant: query.variant, strict: query.strict }
-        if (raw) return sendTransformed(request, reply, streamed, job)
-        return sendStreamEnvelope(request, reply, streamed, {
-          ...job,
-          output_encoding: query.output_encoding,
-        })
-      }
-      if (!raw) return run('base64.decode', body)
-      const decoded = await run('base64.decode', { ...body, ...decodeOptions(true).with })
-      return reply.type('application/octet-stream').send(asBuffer(octetsOf('base64.decode', decoded)))
+    adds: ({ octets }) => decodeOptions(octets),
+    stream: async function base64DecodeStream({ body, query, request, reply, octets: raw }) {
+      const job = { kind: 'base64.decode' as const, variant: query.variant, strict: query.strict }
+      if (raw) return sendTransformed(request, reply, body, job)
+      return sendStreamEnvelope(request, reply, body, { ...job, output_encoding: query.output_encoding })
     },
   })
 }

@@ -9,9 +9,9 @@ import {
   hashResult,
 } from '../../ops/hash/schema.ts'
 import { ALGORITHMS, algorithmInfo, createHasher, encodeOutput } from '../../ops/hash/stream.ts'
-import { octetsOf } from '../../ops/registry.ts'
-import { asBuffer, digestOnPool, streamedBody } from '../body/stream-digest.ts'
+import { digestOnPool } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+import { answerBytes } from '../lane/answer.ts'
 
 // What the route adds to its JSON body, inline or on the worker: the algorithm from the path, and for a
 // raw-bytes answer a hex digest (then turned into its bytes).
@@ -58,32 +58,24 @@ export async function hashRoutes(app: FastifyInstance): Promise<void> {
     body: hashBody,
     response: hashResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
-    pooled: ({ params, octets }) => hashOptions(params.algorithm, octets),
-    handler: async function hashHandler({ body, params, query, request, reply, octets: raw, run }) {
-      let result: z.infer<typeof hashResult>
-      const streamed = streamedBody(request, body)
-      if (streamed) {
-        const info = algorithmInfo(params.algorithm)
-        // an unknown algorithm or a misplaced length is refused here, before a byte is read or a thread taken
-        createHasher(info.name, query.length)
-        const job = {
-          kind: 'hash' as const,
-          algorithm: info.name,
-          ...(query.length !== undefined ? { length: query.length } : {}),
-        }
-        const { digest, bytes: size } = await digestOnPool(request, reply, streamed, job)
-        if (raw) return reply.type('application/octet-stream').send(digest)
-        result = {
-          algorithm: info.name,
-          digest: encodeOutput(digest, query.output_encoding),
-          output_encoding: query.output_encoding,
-          input_bytes: size,
-        }
-      } else {
-        result = await run('hash', { ...body, ...hashOptions(params.algorithm, raw).with })
-        if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('hash', result)))
+    adds: ({ params, octets }) => hashOptions(params.algorithm, octets),
+    stream: async function hashStream({ body, params, query, request, reply, octets: raw }) {
+      const info = algorithmInfo(params.algorithm)
+      // an unknown algorithm or a misplaced length is refused here, before a byte is read or a thread taken
+      createHasher(info.name, query.length)
+      const job = {
+        kind: 'hash' as const,
+        algorithm: info.name,
+        ...(query.length !== undefined ? { length: query.length } : {}),
       }
-      return result
+      const { digest, bytes: size } = await digestOnPool(request, reply, body, job)
+      if (raw) return answerBytes(reply, digest)
+      return {
+        algorithm: info.name,
+        digest: encodeOutput(digest, query.output_encoding),
+        output_encoding: query.output_encoding,
+        input_bytes: size,
+      }
     },
   })
 }

@@ -52,9 +52,6 @@ export async function hmacRoutes(app: FastifyInstance): Promise<void> {
     response: hmacResult,
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
     // the algorithm joins the body from the path, inline or on the worker
-    pooled: ({ params }) => ({ with: { algorithm: params.algorithm } }),
-    handler: function hmacHandler({ body, params, run }) {
-      return run('hmac', { ...body, algorithm: params.algorithm })
-    },
+    adds: ({ params }) => ({ with: { algorithm: params.algorithm } }),
   })
 }

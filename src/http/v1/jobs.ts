@@ -8,6 +8,7 @@ import { readLimited } from '../body/consume-limited.ts'
 import { checkCharset, declaredTooLarge } from '../body/parsers.ts'
 import { isReadable } from '../body/stream-digest.ts'
 import { defineRoute } from '../define-route.ts'
+import { answerJson } from '../lane/answer.ts'
 import { errorCodeSchema, errorTypeSchema } from '../openapi/schemas.ts'
 import { listSchema, pageOrRefuse, pageQueryFields } from '../pagination.ts'
 import { typedJobView } from './job-view.ts'
@@ -167,7 +168,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
       if (!job) throw notFound(params.id)
       const poll = pollAfterSeconds(job.meta)
       if (poll !== undefined) reply.header('retry-after', String(poll))
-      return reply.type('application/json; charset=utf-8').send(jobEnvelope(job))
+      return answerJson(request, reply, 200, jobEnvelope(job))
     },
   })
 

@@ -3,8 +3,6 @@ import { z } from 'zod'
 import { formatBody, formatQuery, formatResult } from '../../ops/json/format/schema.ts'
 import type { JsonFormatOptions } from '../../ops/json/format/types.ts'
 import { patchBody } from '../../ops/json/patch/schema.ts'
-import { octetsOf } from '../../ops/registry.ts'
-import { asBuffer, streamedBody } from '../body/stream-digest.ts'
 import { declaredLength, sendStreamEnvelope, sendTransformed } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 
@@ -58,16 +56,10 @@ export async function jsonRoutes(app: FastifyInstance): Promise<void> {
     body: formatBody,
     response: formatResult,
     errors: ['ERR_INVALID_JSON', 'ERR_COMPUTE_LIMIT'],
-    pooled: ({ octets }) => ({ octets }),
-    handler: async function formatJsonHandler({ body, query, request, reply, octets: raw, run }) {
-      const streamed = streamedBody(request, body)
-      if (streamed) {
-        if (!raw) return sendStreamEnvelope(request, reply, streamed, formatJob(query, false, request))
-        return sendTransformed(request, reply, streamed, formatJob(query, true, request))
-      }
-      const result = await run('json.format', body)
-      if (raw) return reply.type('application/octet-stream').send(asBuffer(octetsOf('json.format', result)))
-      return result
+    adds: ({ octets }) => ({ octets }),
+    stream: async function formatJsonStream({ body, query, request, reply, octets: raw }) {
+      if (!raw) return sendStreamEnvelope(request, reply, body, formatJob(query, false, request))
+      return sendTransformed(request, reply, body, formatJob(query, true, request))
     },
   })
 

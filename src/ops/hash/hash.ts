@@ -1,4 +1,4 @@
-import { createHash, getHashes, type Hash } from 'node:crypto'
+import { createHash, getHashes, type Hash, hash as oneShot } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { AppError } from '../../errors.ts'
 import { type ByteEncoding, type DigestEncoding, decodeInput, encodeOutput } from '../encoding.ts'
@@ -108,9 +108,20 @@ export interface HashResult {
 // With a progress callback (a job), the bytes are hashed in steps and each step reports the fraction done.
 export function hash(params: HashInput, context?: OpContext): HashResult {
   const info = algorithmInfo(params.algorithm)
-  const hasher = createHasher(info.name, params.length)
   const bytes = decodeInput(params.input, params.input_encoding ?? 'utf8')
   const progress = context?.progress
+  const outputEncoding = params.output_encoding ?? 'hex'
+  // the common case in one call (node:crypto's one-shot hash: no hash object, no digest buffer)
+  if (!progress && !info.xof && info.name !== 'crc32') {
+    if (params.length !== undefined) createHasher(info.name, params.length)
+    return {
+      algorithm: info.name,
+      digest: oneShot(info.name, bytes, outputEncoding),
+      output_encoding: outputEncoding,
+      input_bytes: bytes.length,
+    }
+  }
+  const hasher = createHasher(info.name, params.length)
   if (!progress) hasher.update(bytes)
   else {
     for (let at = 0; at < bytes.length; at += PROGRESS_STEP_BYTES) {
@@ -118,7 +129,6 @@ export function hash(params: HashInput, context?: OpContext): HashResult {
       hasher.update(bytes.subarray(at, at + PROGRESS_STEP_BYTES))
     }
   }
-  const outputEncoding = params.output_encoding ?? 'hex'
   return {
     algorithm: info.name,
     digest: encodeOutput(hasher.digest(), outputEncoding),

@@ -76,7 +76,10 @@ export class MemoryStore implements Store {
   #keyOrder = new Map<string, OrderedIds>()
   #rotatedFrom = new Map<string, string>()
   #usage: Snapshot['usage'] = {}
-  #tats = new Map<string, number>()
+  // GCRA state (theoretical arrival times) by key id and by workspace id: the ids are the records' own
+  // strings, so a look-up hashes nothing new (a key built per request, `k:<id>`, was hashed every time)
+  #keyTats = new Map<string, number>()
+  #workspaceTats = new Map<string, number>()
   #listeners = new Set<(event: StoreEvent) => void>()
   #clock: () => number
   #journal: Journal | null = null
@@ -423,17 +426,15 @@ export class MemoryStore implements Store {
     const month = monthOf(now)
     const usage = this.#usageFor(month, req.workspaceId)
     const keyUsage = usage.keys[req.keyId]
-    const keyTatId = `k:${req.keyId}`
-    const wsTatId = `w:${req.workspaceId}`
     const { decision, keyTat, workspaceTat } = decide(
       req,
       now,
-      { key: this.#tats.get(keyTatId), workspace: this.#tats.get(wsTatId) },
+      { key: this.#keyTats.get(req.keyId), workspace: this.#workspaceTats.get(req.workspaceId) },
       { workspaceMonth: usage.workspace.requests, keyMonth: keyUsage?.requests ?? 0 },
     )
     if (decision.allowed) {
-      this.#tats.set(keyTatId, keyTat)
-      this.#tats.set(wsTatId, workspaceTat)
+      this.#keyTats.set(req.keyId, keyTat)
+      this.#workspaceTats.set(req.workspaceId, workspaceTat)
     }
     // rate-only (job status polls): no usage counter moves, so there is nothing to journal or refund
     if (req.rateOnly === true) return decision
