@@ -61,8 +61,9 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
       return
     }
     outstanding += piece.length
-    if (ownsBuffer(piece)) post({ t: 'out', chunk: piece }, [piece.buffer as ArrayBuffer])
-    else post({ t: 'out', chunk: new Uint8Array(piece) })
+    // a view of a larger buffer is copied once into one of its own, which then moves (not cloned again)
+    const owned = ownsBuffer(piece) ? piece : new Uint8Array(piece)
+    post({ t: 'out', chunk: owned }, [owned.buffer as ArrayBuffer])
   }
   // One piece at a time: the budget counts the thread's CPU time while the op works (on a loaded machine
   // wall time would charge the tenant for other work), checked between pieces. The main side kills the
