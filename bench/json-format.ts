@@ -6,7 +6,7 @@ import { formatJsonBytes } from '../src/ops/json/format/format.ts'
 import { baseTree } from './json-diff.ts'
 import type { BaseTree } from './lib/base-tree.ts'
 import { median } from './lib/load.ts'
-import { type Gateway, startGateway } from './lib/processes.ts'
+import { type Gateway, type Running, startGateway, startNode } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
 const MiB = 1024 * 1024
@@ -118,6 +118,7 @@ async function measure() {
   const base = await baseTree()
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const sides: Side[] = []
+  let bare: Running | undefined
   try {
     const start = async (label: string, tree?: BaseTree) => {
       const gateway = await startGateway({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' }, tree)
@@ -126,6 +127,25 @@ async function measure() {
     }
     await start('this tree')
     if (base) await start(base.commit.slice(0, 7), base)
+    // the floor of the raw form: Node's HTTPS server streaming the body through the same formatter on its
+    // event loop (bench/baselines/bare-stream-minify.ts), same certificate; no gateway, no pool
+    const dataDir = /data dir:\s+(\S+)/.exec(sides[0]!.gateway.output())![1]!
+    bare = await startNode(
+      'bench/baselines/bare-stream-minify.ts',
+      { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
+      /READY (https:\/\/\S+)/,
+    )
+    const floor = () =>
+      post(
+        `${bare!.url}/`,
+        sides[0]!.ca,
+        agent,
+        { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' },
+        bytes,
+      )
+    const floorFirst = await floor()
+    if (floorFirst.status !== 200 || !floorFirst.body.equals(expected))
+      throw new Error(`the bare streaming server answered ${floorFirst.status}`)
     const raw = (side: Side) =>
       post(
         `${side.gateway.url}/v1/json/format?mode=minify`,
@@ -164,9 +184,11 @@ async function measure() {
     timed(() => JSON.stringify(JSON.parse(text)))
     const baseline: number[] = []
     const ours: number[] = []
+    const floorMs: number[] = []
     for (let i = 0; i < ROUNDS; i++) {
       baseline.push(timed(() => JSON.stringify(JSON.parse(text))))
       ours.push(timed(() => formatJsonBytes({ input: bytes, mode: 'minify' })))
+      floorMs.push((await floor()).ms)
       for (const side of sides) {
         side.raw.push((await raw(side)).ms)
         side.json.push((await json(side)).ms)
@@ -178,10 +200,12 @@ async function measure() {
       jsonBody: jsonBody.length,
       baseline: median(baseline),
       ours: median(ours),
+      floor: median(floorMs),
       sides: sides.map((s) => ({ label: s.label, raw: median(s.raw), json: median(s.json) })),
     }
   } finally {
     agent.destroy()
+    await bare?.stop()
     for (const side of sides) await side.gateway.stop()
     await base?.remove()
   }
@@ -214,6 +238,7 @@ function rows(m: Awaited<ReturnType<typeof measure>>): ScenarioRow[] {
   return [
     { label: 'JSON.parse+stringify', value: m.baseline, unit: 'ms' },
     { label: 'ours in process (bytes)', value: m.ours, unit: 'ms' },
+    { label: 'floor: bare Node HTTPS, same streaming formatter, octet-stream', value: m.floor, unit: 'ms' },
     ...m.sides.flatMap((s) => [
       { label: `gateway, octet-stream, ${s.label}`, value: s.raw, unit: 'ms' },
       { label: `gateway, {input} JSON, ${s.label}`, value: s.json, unit: 'ms' },
@@ -234,6 +259,11 @@ export const jsonFormatScenario: Scenario = {
       `  document ${(m.bytes / MiB).toFixed(1)} MiB pretty → ${(m.minified / MiB).toFixed(1)} MiB minified\n`,
     )
     const ratio = report(m, 'raw', RAW_TARGET)
+    const floorRatio = m.baseline / m.floor
+    process.stdout.write(
+      `  floor (bare Node HTTPS streaming the same formatter): ${m.floor.toFixed(0)} ms = ${floorRatio.toFixed(3)}× the baseline; ` +
+        `gateway ÷ floor ${(m.sides[0]!.raw / m.floor).toFixed(2)}×\n`,
+    )
     return { rows: rows(m), ratio }
   },
 }
