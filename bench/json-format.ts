@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
-import { Agent, request } from 'node:https'
+import { Agent } from 'node:https'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { formatJsonBytes } from '../src/ops/json/format/format.ts'
 import { baseTree } from './json-diff.ts'
 import type { BaseTree } from './lib/base-tree.ts'
 import { median } from './lib/load.ts'
+import { postTimed } from './lib/post-timed.ts'
 import { type Gateway, type Running, startGateway, startNode } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
@@ -63,38 +64,6 @@ function timed(fn: () => unknown): number {
   return performance.now() - started
 }
 
-interface Posted {
-  status: number
-  body: Buffer
-  ms: number
-}
-
-function post(
-  url: string,
-  ca: Buffer,
-  agent: Agent,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<Posted> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const req = request(url, { method: 'POST', ca, agent, headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          body: Buffer.concat(chunks),
-          ms: performance.now() - started,
-        }),
-      )
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
 interface Side {
   label: string
   gateway: Gateway
@@ -136,36 +105,33 @@ async function measure() {
       /READY (https:\/\/\S+)/,
     )
     const floor = () =>
-      post(
-        `${bare!.url}/`,
-        sides[0]!.ca,
+      postTimed(`${bare!.url}/`, {
+        ca: sides[0]!.ca,
         agent,
-        { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' },
-        bytes,
-      )
+        headers: { 'content-type': 'application/octet-stream', accept: 'application/octet-stream' },
+        body: bytes,
+      })
     const floorFirst = await floor()
     if (floorFirst.status !== 200 || !floorFirst.body.equals(expected))
       throw new Error(`the bare streaming server answered ${floorFirst.status}`)
     const raw = (side: Side) =>
-      post(
-        `${side.gateway.url}/v1/json/format?mode=minify`,
-        side.ca,
+      postTimed(`${side.gateway.url}/v1/json/format?mode=minify`, {
+        ca: side.ca,
         agent,
-        {
+        headers: {
           authorization: `Bearer ${side.gateway.key}`,
           'content-type': 'application/octet-stream',
           accept: 'application/octet-stream',
         },
-        bytes,
-      )
+        body: bytes,
+      })
     const json = (side: Side) =>
-      post(
-        `${side.gateway.url}/v1/json/format`,
-        side.ca,
+      postTimed(`${side.gateway.url}/v1/json/format`, {
+        ca: side.ca,
         agent,
-        { authorization: `Bearer ${side.gateway.key}`, 'content-type': 'application/json' },
-        jsonBody,
-      )
+        headers: { authorization: `Bearer ${side.gateway.key}`, 'content-type': 'application/json' },
+        body: jsonBody,
+      })
     for (const side of sides) {
       const rawFirst = await raw(side)
       if (rawFirst.status !== 200 || !rawFirst.body.equals(expected)) {

@@ -6,14 +6,8 @@ import { jsonDocument } from '../json-format.ts'
 import { type Measured, roundOrder, type Tree } from './guard-compare.ts'
 import { itemDocuments } from './guard-documents.ts'
 import type { FigureSpec } from './guard-figures.ts'
-import {
-  focus,
-  type GuardGateway,
-  type GuardTrees,
-  gatewayState,
-  postTimed,
-  startTreeGateway,
-} from './guard-trees.ts'
+import { focus, type GuardGateway, type GuardTrees, gatewayState, startTreeGateway } from './guard-trees.ts'
+import { postTimed } from './post-timed.ts'
 
 const MiB = 1024 * 1024
 const HASHED_BYTES = 64 * MiB

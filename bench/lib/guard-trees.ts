@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { type Agent, request } from 'node:https'
 import { join } from 'node:path'
-import { performance } from 'node:perf_hooks'
 import type { Tree } from './guard-compare.ts'
 import { type Gateway, startGateway, waitReady } from './processes.ts'
 
@@ -77,44 +75,6 @@ export function gatewayState(g: GuardGateway): string {
       ? 'still running'
       : `exited (${c.signalCode ? `signal ${c.signalCode}` : `code ${c.exitCode}`})`
   return `its gateway (pid ${c.pid}) ${state}; its last output: ${g.output().slice(-1500)}`
-}
-
-const REQUEST_TIMEOUT_MS = 120_000
-
-export interface Posted {
-  status: number
-  body: Buffer
-  // from the first byte written to the last byte of the answer read
-  ms: number
-}
-
-// One request on a kept-alive connection (the agent's), timed end to end as a client sees it.
-export function postTimed(
-  url: string,
-  options: { ca: Buffer; agent: Agent; headers: Record<string, string>; body: Buffer | string },
-): Promise<Posted> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const headers = { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) }
-    const req = request(url, { method: 'POST', ca: options.ca, agent: options.agent, headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          body: Buffer.concat(chunks),
-          ms: performance.now() - started,
-        }),
-      )
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    // a gateway that stops answering fails the guard instead of holding it
-    req.setTimeout(REQUEST_TIMEOUT_MS, () =>
-      req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
-    )
-    req.end(options.body)
-  })
 }
 
 // The base the guard compares against: BENCH_BASE_REF when set (a commit, tag or ref), else the commit

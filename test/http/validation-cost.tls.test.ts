@@ -5,6 +5,7 @@ import { buildApp } from '../../src/http/app.ts'
 import { INLINE_BELOW } from '../../src/jobs/prepare.ts'
 import { MAX_ECHOED_NAME, MAX_ISSUES } from '../../src/lib/zod-issues.ts'
 import type { OpName } from '../../src/ops/registry.ts'
+import { processCpuMs as cpuMs } from '../helpers/cpu.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { h1Request } from '../helpers/tls-client.ts'
 
@@ -16,11 +17,6 @@ import { h1Request } from '../helpers/tls-client.ts'
 // to its onSend: validation, the error and its serialization. The bound is the one pass over the body's
 // keys that any check of them costs (zod's: a lookup and a push per key, up to twice a bare pass timed
 // here on the same body), plus 1 ms.
-
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 
 interface Route {
   url: string

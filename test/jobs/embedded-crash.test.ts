@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
 import { h1Request } from '../helpers/tls-client.ts'
-import { movingPatchJob, sleep } from './jobs-harness.ts'
+import { hashJob as hash, movingPatchJob, sleep } from './jobs-harness.ts'
 
 const ADMIN_TOKEN = 'embedded-crash-admin-token-0123456789'
 
@@ -92,7 +92,6 @@ describe('embedded jobs survive a SIGKILL of the gateway', () => {
         stalls: number
       }
 
-    const hash = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
     const kept = await finished(await submit(hash('kept')))
     expect(kept.status).toBe('completed')
     // 40,000 moves over 200,000 items: long enough to be cut off in the middle

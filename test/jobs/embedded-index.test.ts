@@ -2,20 +2,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type JobsApp, jobsAppStarter, sleep } from './jobs-harness.ts'
+import { hashJob as hash, type JobsApp, jobsAppStarter, SLOW_JOB as SLOW, sleep } from './jobs-harness.ts'
 
 const start = jobsAppStarter('embedded')
-
-// slow enough to keep the only runner busy while another job waits behind it
-const SLOW_LEFT = Array.from({ length: 16_000 }, (_, i) => ({ id: i, v: [i, i] }))
-const SLOW = {
-  operation: 'json.diff',
-  params: {
-    left: SLOW_LEFT,
-    right: SLOW_LEFT.map((x, i) => (i % 2 === 0 ? { ...x, v: [i, -i] } : x)).reverse(),
-  },
-}
-const hash = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
 
 // The embedded backend keeps its lists in indexes (src/jobs/embedded/job-index.ts): what a restart rebuilds
 // from disk and what the sweeper drops in expiry order must agree with the records.

@@ -8,6 +8,7 @@ import { buildApp } from '../../src/http/app.ts'
 import { newJobId } from '../../src/jobs/job-id.ts'
 import type { JobMeta, JobStatus } from '../../src/jobs/types.ts'
 import { createApiKey } from '../../src/keys/service.ts'
+import { processCpuMs as cpuMs } from '../helpers/cpu.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { h1Request } from '../helpers/tls-client.ts'
 
@@ -22,11 +23,6 @@ const SMALL = 500
 const LARGE = 10_000
 // generous: before, the large workspace's page cost ~10-40 times the small one's
 const RATIO = 3
-
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 
 interface Gateway {
   dataDir: string

@@ -3,25 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { jobsApiSuite } from './api-suite.ts'
-import { type JobsApp, jobsAppStarter } from './jobs-harness.ts'
+import { hashJob as hash, type JobsApp, jobsAppStarter, SLOW_JOB as SLOW } from './jobs-harness.ts'
 
 const start = jobsAppStarter('embedded')
 
 describe('jobs, embedded (no Redis): the /v1/jobs contract', () => {
   jobsApiSuite(start)
 })
-
-// slow to run within every budget (a small body that is slow to run is what the budgets refuse): a diff of
-// 16,000 items, every other one changed and the whole array reversed, keeps the only runner busy a while
-const SLOW_LEFT = Array.from({ length: 16_000 }, (_, i) => ({ id: i, v: [i, i] }))
-const SLOW = {
-  operation: 'json.diff',
-  params: {
-    left: SLOW_LEFT,
-    right: SLOW_LEFT.map((x, i) => (i % 2 === 0 ? { ...x, v: [i, -i] } : x)).reverse(),
-  },
-}
-const hash = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
 
 describe('jobs, embedded: on disk under DATA_DIR/jobs', () => {
   let h: JobsApp | undefined

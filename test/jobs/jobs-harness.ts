@@ -30,6 +30,18 @@ export function movingPatchJob(size: { items: number; moves: number } = { items:
 // seen well before it could have finished by itself.
 export const longPatchJob = () => movingPatchJob({ items: 400_000, moves: 40_000 })
 
+// slow to run within every budget (a small body that is slow to run is what the budgets refuse): a diff of
+// 16,000 items, every other one changed and the whole array reversed, keeps the only runner busy a while
+const SLOW_LEFT = Array.from({ length: 16_000 }, (_, i) => ({ id: i, v: [i, i] }))
+export const SLOW_JOB = {
+  operation: 'json.diff',
+  params: {
+    left: SLOW_LEFT,
+    right: SLOW_LEFT.map((x, i) => (i % 2 === 0 ? { ...x, v: [i, -i] } : x)).reverse(),
+  },
+}
+export const hashJob = (input: string) => ({ operation: 'hash', params: { algorithm: 'sha256', input } })
+
 // A gateway with jobs, embedded or on Redis (then with a job consumer in this process, the same code
 // `npm run worker` runs), on a clock the test can move forward.
 export interface JobsApp {

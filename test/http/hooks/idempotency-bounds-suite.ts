@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
 import http2 from 'node:http2'
-import type { FastifyInstance } from 'fastify'
-import { afterEach, expect, it } from 'vitest'
-import { buildAdminApp } from '../../../src/http/admin-app.ts'
+import { expect, it } from 'vitest'
 import { buildApp } from '../../../src/http/app.ts'
 import type { Store } from '../../../src/store/types.ts'
 import { TlsConsole } from '../../helpers/console-tls.ts'
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { h1Request, type RawResponse } from '../../helpers/tls-client.ts'
+import { idempotencyApps } from './idempotency-apps.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -26,37 +25,11 @@ export interface BoundsSuiteOptions {
 // has started executing (Stripe's rule); what is kept is bounded per answer and per scope; a client that
 // goes away does not free a key whose create is running; a replay is charged and limited like any request.
 export function idempotencyBoundsSuite({ env, keptBytes }: BoundsSuiteOptions): void {
-  const open: TestApp[] = []
-  const rebuilt: FastifyInstance[] = []
-  afterEach(async () => {
-    await Promise.all(rebuilt.splice(0).map((a) => a.close()))
-    await Promise.all(open.splice(0).map((t) => t.close()))
-  })
+  const { start: startApps, closeAfter } = idempotencyApps<Envelope>(env, { unthrottled: true })
 
   // the gateway (TLS) and its admin listener; `wrap`: the admin routes run on this store instead
   async function start(extra: Record<string, string> = {}, wrap?: (store: Store) => Store) {
-    const t = await startTestApp({ listen: true, unthrottled: true, env: { ...env(), ...extra } })
-    open.push(t)
-    if (wrap)
-      rebuilt.push(
-        await buildAdminApp({ ...t.runtime, store: wrap(t.runtime.store) }, { adminToken: ADMIN_TOKEN }),
-      )
-    const adminApp = rebuilt.at(-1) ?? t.admin
-    await adminApp.listen({ port: 0, host: '127.0.0.1' })
-    const adminUrl = `http://127.0.0.1:${(adminApp.server.address() as { port: number }).port}`
-    const admin = async (path: string, body: unknown, key?: string) => {
-      const r = await fetch(adminUrl + path, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ADMIN_TOKEN}`,
-          'content-type': 'application/json',
-          ...(key === undefined ? {} : { 'idempotency-key': key }),
-        },
-        body: JSON.stringify(body),
-      })
-      const text = await r.text()
-      return { status: r.status, headers: r.headers, text, json: JSON.parse(text) as Envelope }
-    }
+    const { t, admin } = await startApps(extra, wrap)
     const submit = (body: unknown, key?: string, apiKey = t.key): Promise<RawResponse> =>
       h1Request(t.url, {
         method: 'POST',
@@ -188,7 +161,7 @@ export function idempotencyBoundsSuite({ env, keptBytes }: BoundsSuiteOptions): 
       entered = r
     })
     const t = await startTestApp({ tls: true, env: env() })
-    open.push(t)
+    closeAfter.testApp(t)
     const held = new Proxy(t.runtime.store, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver)
@@ -204,7 +177,7 @@ export function idempotencyBoundsSuite({ env, keptBytes }: BoundsSuiteOptions): 
       },
     }) as Store
     const app = await buildApp({ ...t.runtime, store: held }, { tls: t.tls })
-    rebuilt.push(app)
+    closeAfter.app(app)
     await app.listen({ port: 0, host: '127.0.0.1' })
     const url = `https://127.0.0.1:${(app.server.address() as { port: number }).port}`
     const me = new TlsConsole(url, t.tls!.cert)

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { FastifyInstance } from 'fastify'
-import { afterEach, expect, it } from 'vitest'
-import { buildAdminApp } from '../../../src/http/admin-app.ts'
+import { expect, it } from 'vitest'
 import type { Store } from '../../../src/store/types.ts'
 import { TlsConsole } from '../../helpers/console-tls.ts'
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import type { TestApp } from '../../helpers/harness.ts'
 import { h1Request, type RawResponse } from '../../helpers/tls-client.ts'
+import { idempotencyApps } from './idempotency-apps.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -22,36 +21,10 @@ export interface SuiteOptions {
 // Idempotency-Key over real sockets: the public API on its TLS listener, the admin API on its plain
 // listener. The same story runs on the embedded store and on a real Redis.
 export function idempotencySuite({ env }: SuiteOptions): void {
-  const open: TestApp[] = []
-  const rebuilt: FastifyInstance[] = []
-  afterEach(async () => {
-    await Promise.all(rebuilt.splice(0).map((a) => a.close()))
-    await Promise.all(open.splice(0).map((t) => t.close()))
-  })
+  const { start: startApps } = idempotencyApps<Answer>(env)
 
   async function start(extra: Record<string, string> = {}, wrap?: (store: Store) => Store) {
-    const t = await startTestApp({ listen: true, env: { ...env(), ...extra } })
-    open.push(t)
-    if (wrap) {
-      // the slow store is swapped in behind the admin routes' options: rebuild the admin app on it
-      const store = wrap(t.runtime.store)
-      rebuilt.push(await buildAdminApp({ ...t.runtime, store }, { adminToken: ADMIN_TOKEN }))
-    }
-    const adminApp = rebuilt.at(-1) ?? t.admin
-    await adminApp.listen({ port: 0, host: '127.0.0.1' })
-    const adminUrl = `http://127.0.0.1:${(adminApp.server.address() as { port: number }).port}`
-    const admin = async (path: string, body: unknown, key?: string) => {
-      const r = await fetch(adminUrl + path, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${ADMIN_TOKEN}`,
-          'content-type': 'application/json',
-          ...(key === undefined ? {} : { 'idempotency-key': key }),
-        },
-        body: JSON.stringify(body),
-      })
-      return { status: r.status, headers: r.headers, json: (await r.json()) as Answer }
-    }
+    const { t, admin } = await startApps(extra, wrap)
     const v1 = (path: string, body: unknown, headers: Record<string, string>, apiKey = t.key) =>
       h1Request(t.url, {
         method: 'POST',
