@@ -67,7 +67,15 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   }
   if (options.tls) {
     serverOptions.http2 = true
-    serverOptions.https = { allowHTTP1: true, key: options.tls.key, cert: options.tls.cert }
+    // Nagle off, as Node's own HTTP servers have it by default and its HTTP/2 server does not: with it on, an
+    // answer's last partial segment waited for the client's delayed ACK, ~40 ms added to 6 of 8 streamed
+    // 15 MiB minify answers (docs/dispatch.md, "Streaming on the pool")
+    serverOptions.https = {
+      allowHTTP1: true,
+      key: options.tls.key,
+      cert: options.tls.cert,
+      noDelay: true,
+    }
   }
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance
   // the HTTP/1.1 side of the HTTP/2 server: keep-alive fit for a load balancer, a body that trickles in
