@@ -9,7 +9,7 @@ const [cert, key] = await Promise.all([
   readFile(process.env.TLS_CERT_FILE!, 'utf8'),
   readFile(process.env.TLS_KEY_FILE!, 'utf8'),
 ])
-const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key } })
+const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key, noDelay: true } })
 app.post('/v1/hash/:algorithm', async function bareHash(request) {
   const { algorithm } = request.params as { algorithm: string }
   return hashEnvelope(algorithm, (request.body as { input: string }).input)

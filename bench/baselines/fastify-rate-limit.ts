@@ -13,7 +13,7 @@ const [cert, key] = await Promise.all([
   readFile(process.env.TLS_KEY_FILE!, 'utf8'),
 ])
 const redis = new Redis(process.env.REDIS_URL!, { enableAutoPipelining: true, connectTimeout: 1_000 })
-const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key } })
+const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key, noDelay: true } })
 await app.register(rateLimit, {
   redis,
   max: 1_000_000_000,

@@ -55,7 +55,7 @@ const decide =
 
 const POLICY = '"second";q=1000000;w=1, "workspace-second";q=1000000;w=1, "month";q=2000000000;w=2592000'
 
-const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key } })
+const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key, noDelay: true } })
 app.post('/v1/hash/:algorithm', async function floorRedisHash(request, reply) {
   const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')
   const found = bearer && keys.get(hash('sha256', bearer[1]!))

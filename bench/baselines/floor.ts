@@ -16,7 +16,7 @@ const keys = new Map([[hash('sha256', process.env.API_KEY!), { workspace: 'ws_fl
 const POLICY = '"second";q=1000000;w=1, "workspace-second";q=1000000;w=1, "month";q=2000000000;w=2592000'
 let served = 0
 
-const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key } })
+const app = Fastify({ http2: true, https: { allowHTTP1: true, cert, key, noDelay: true } })
 app.post('/v1/hash/:algorithm', async function floorHash(request, reply) {
   const bearer = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')
   if (!bearer || !keys.has(hash('sha256', bearer[1]!))) return reply.code(401).send({ ok: false })
