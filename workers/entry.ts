@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { errorValue, isAppError } from '../src/errors.ts'
-import { okEnvelopeBytes, okEnvelopeValueBytes } from '../src/lib/envelope.ts'
+import { okEnvelopeValueBytes } from '../src/lib/envelope.ts'
 import { parseAndValidate } from '../src/lib/raw-json.ts'
 import { parseJsonExact } from '../src/ops/json/number.ts'
 import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
 import type { Bindings, ChildLoggerOptions } from 'pino'
-import pino from 'pino'
 import { LogDestination } from './log-destination.ts'
 import { errorSerializers } from './log-errors.ts'
 
