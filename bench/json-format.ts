@@ -88,6 +88,7 @@ async function measure() {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const sides: Side[] = []
   let bare: Running | undefined
+  let bareInput: Running | undefined
   try {
     const start = async (label: string, tree?: BaseTree) => {
       const gateway = await startGateway({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' }, tree)
@@ -104,6 +105,27 @@ async function measure() {
       { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
       /READY (https:\/\/\S+)/,
     )
+    // the floor of the {input} form: the same server reading the whole JSON body, parsing it, formatting its
+    // input with the same formatter and answering the same envelope on its event loop
+    // (bench/baselines/bare-input-minify.ts)
+    bareInput = await startNode(
+      'bench/baselines/bare-input-minify.ts',
+      { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
+      /READY (https:\/\/\S+)/,
+    )
+    const floorInput = () =>
+      postTimed(`${bareInput!.url}/`, {
+        ca: sides[0]!.ca,
+        agent,
+        headers: { 'content-type': 'application/json' },
+        body: jsonBody,
+      })
+    const floorInputFirst = await floorInput()
+    if (
+      floorInputFirst.status !== 200 ||
+      JSON.parse(floorInputFirst.body.toString()).data.output !== expected.toString()
+    )
+      throw new Error(`the bare {input} server answered ${floorInputFirst.status}`)
     const floor = () =>
       postTimed(`${bare!.url}/`, {
         ca: sides[0]!.ca,
@@ -151,10 +173,12 @@ async function measure() {
     const baseline: number[] = []
     const ours: number[] = []
     const floorMs: number[] = []
+    const floorInputMs: number[] = []
     for (let i = 0; i < ROUNDS; i++) {
       baseline.push(timed(() => JSON.stringify(JSON.parse(text))))
       ours.push(timed(() => formatJsonBytes({ input: bytes, mode: 'minify' })))
       floorMs.push((await floor()).ms)
+      floorInputMs.push((await floorInput()).ms)
       for (const side of sides) {
         side.raw.push((await raw(side)).ms)
         side.json.push((await json(side)).ms)
@@ -167,11 +191,13 @@ async function measure() {
       baseline: median(baseline),
       ours: median(ours),
       floor: median(floorMs),
+      floorInput: median(floorInputMs),
       sides: sides.map((s) => ({ label: s.label, raw: median(s.raw), json: median(s.json) })),
     }
   } finally {
     agent.destroy()
     await bare?.stop()
+    await bareInput?.stop()
     for (const side of sides) await side.gateway.stop()
     await base?.remove()
   }
@@ -205,6 +231,11 @@ function rows(m: Awaited<ReturnType<typeof measure>>): ScenarioRow[] {
     { label: 'JSON.parse+stringify', value: m.baseline, unit: 'ms' },
     { label: 'ours in process (bytes)', value: m.ours, unit: 'ms' },
     { label: 'floor: bare Node HTTPS, same streaming formatter, octet-stream', value: m.floor, unit: 'ms' },
+    {
+      label: 'floor: bare Node HTTPS, same formatter and envelope, {input} JSON',
+      value: m.floorInput,
+      unit: 'ms',
+    },
     ...m.sides.flatMap((s) => [
       { label: `gateway, octet-stream, ${s.label}`, value: s.raw, unit: 'ms' },
       { label: `gateway, {input} JSON, ${s.label}`, value: s.json, unit: 'ms' },
@@ -245,6 +276,12 @@ export const jsonFormatInputScenario: Scenario = {
     const m = await measureOnce()
     process.stdout.write(`  {input} body ${(m.jsonBody / MiB).toFixed(1)} MiB\n`)
     const ratio = report(m, 'json', INPUT_TARGET)
+    const floorRatio = m.baseline / m.floorInput
+    process.stdout.write(
+      `  floor (bare Node HTTPS, whole body parsed, same formatter and envelope): ${m.floorInput.toFixed(0)} ms = ` +
+        `${floorRatio.toFixed(3)}× the baseline — ${verdict(floorRatio >= INPUT_TARGET)} target; ` +
+        `gateway ÷ floor ${(m.sides[0]!.json / m.floorInput).toFixed(2)}×\n`,
+    )
     return { rows: rows(m), ratio }
   },
 }
