@@ -152,7 +152,10 @@ interface Side {
 // Through the gateway (business plan, HTTPS/1.1, one connection): POST /v1/json/diff with output "both"
 // on SMALL and LARGE items a side, the body sent with each request (its time is part of the figure). This
 // tree's gateway and the base tree's take turns in blocks of ROUNDS consecutive requests (head, base,
-// base, head), after one checked request each: the first answer's patch is applied to `left` here.
+// head, base), after one checked request each: the first answer's patch is applied to `left` here. Each
+// block follows the other side's: with head, base, base, head the base ran six requests in a row and the
+// head's blocks each came after a pause, and identical trees measured 49-50 against 42-43 ms (10k) and
+// 405 against 367 ms (100k) in two runs; alternating, 46-48 against 46-50 and 404-415 against 427-433.
 // The plan's 20 MiB body limit is raised for the LARGE body.
 async function throughGateways() {
   const base = await baseTree()
@@ -205,7 +208,7 @@ async function throughGateways() {
         }
       }
       for (const side of sides) side.ms[count] = []
-      for (const side of [...sides, ...[...sides].reverse()]) {
+      for (const side of [...sides, ...sides]) {
         for (let i = 0; i < ROUNDS; i++) side.ms[count]!.push((await send(side)).ms)
       }
     }
