@@ -98,22 +98,18 @@ async function measure() {
     }
     await start('this tree')
     if (base) await start(base.commit.slice(0, 7), base)
-    // the floor of the raw form: Node's HTTPS server streaming the body through the same formatter on its
-    // event loop (bench/baselines/bare-stream-minify.ts), same certificate; no gateway, no pool
+    // the two floors, same certificate, no gateway, no pool: Node's HTTPS server streaming the raw body
+    // through the same formatter on its event loop (bench/baselines/bare-stream-minify.ts), and the same
+    // server reading the whole JSON body, parsing it and formatting its input with the same formatter and
+    // envelope (bench/baselines/bare-input-minify.ts)
     const dataDir = /data dir:\s+(\S+)/.exec(sides[0]!.gateway.output())![1]!
-    bare = await startNode(
-      'bench/baselines/bare-stream-minify.ts',
-      { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
-      /READY (https:\/\/\S+)/,
-    )
-    // the floor of the {input} form: the same server reading the whole JSON body, parsing it, formatting its
-    // input with the same formatter and answering the same envelope on its event loop
-    // (bench/baselines/bare-input-minify.ts)
-    bareInput = await startNode(
-      'bench/baselines/bare-input-minify.ts',
-      { TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'), TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem') },
-      /READY (https:\/\/\S+)/,
-    )
+    const tls = {
+      TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'),
+      TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
+    }
+    const startFloor = (script: string) => startNode(script, tls, /READY (https:\/\/\S+)/)
+    bare = await startFloor('bench/baselines/bare-stream-minify.ts')
+    bareInput = await startFloor('bench/baselines/bare-input-minify.ts')
     const floorInput = () =>
       postTimed(`${bareInput!.url}/`, {
         ca: sides[0]!.ca,

@@ -32,7 +32,6 @@ export function postTimed(
       res.on('error', reject)
     })
     req.on('error', reject)
-    // a gateway that stops answering fails the guard instead of holding it
     req.setTimeout(REQUEST_TIMEOUT_MS, () =>
       req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)),
     )

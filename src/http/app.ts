@@ -69,7 +69,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     serverOptions.http2 = true
     // Nagle off, as Node's own HTTP servers have it by default and its HTTP/2 server does not: with it on, an
     // answer's last partial segment waited for the client's delayed ACK, ~40 ms added to 6 of 8 streamed
-    // 15 MiB minify answers (docs/dispatch.md, "Streaming on the pool")
+    // 15 MiB minify answers (docs/decisions.md, "Transport")
     serverOptions.https = {
       allowHTTP1: true,
       key: options.tls.key,
