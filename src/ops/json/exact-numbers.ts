@@ -12,6 +12,8 @@
 // the text part ways (an object with a duplicate key: JSON.parse kept the last member) the pass gives up
 // and parseExactly, below, builds the value from the tokens instead.
 
+import { namesPrototypeMember } from './shape.ts'
+
 // `JSON.rawJSON` (ES2026), not yet in TypeScript's lib
 const { rawJSON, isRawJSON } = JSON as unknown as {
   rawJSON(text: string): unknown
@@ -53,10 +55,18 @@ function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE
 }
 
+export interface Placed {
+  value: unknown
+  // what the pass saw on the way (shape.ts): the deepest container's depth (the root's is 0, -1 when the
+  // text has none), and whether a key may name an Object.prototype member
+  deepest: number
+  prototypeKeys: boolean
+}
+
 // `root` (what JSON.parse(text) returned) with every number whose text is not its double's JSON.stringify
 // text replaced by JSON.rawJSON(text); undefined when the text has a duplicate key above such a number.
 // The root itself is replaced when it is such a number.
-export function placeExactNumbers(text: string, root: unknown): { value: unknown } | undefined {
+export function placeExactNumbers(text: string, root: unknown): Placed | undefined {
   // The open containers, innermost at `depth`: whether each is an object; for an array the index of the
   // current item, for an object the members seen so far and the current member's key token (quotes
   // included); and the container's value in `root`, once a number below it needed it.
@@ -89,6 +99,8 @@ export function placeExactNumbers(text: string, root: unknown): { value: unknown
   }
 
   const n = text.length
+  let deepest = -1
+  let prototypeKeys = false
   let expectKey = false
   let i = 0
   while (i < n) {
@@ -96,14 +108,19 @@ export function placeExactNumbers(text: string, root: unknown): { value: unknown
     if (c === QUOTE) {
       // most strings are short: a loop here is cheaper than a call to indexOf for each
       let end = i + 1
+      let escaped = false
       for (let ch = text.charCodeAt(end); ch !== QUOTE && end < n; ch = text.charCodeAt(++end)) {
-        if (ch === BACKSLASH) end++
+        if (ch === BACKSLASH) {
+          escaped = true
+          end++
+        }
       }
       if (expectKey) {
         keyStart[depth] = i
         keyEnd[depth] = end + 1
         count[depth]!++
         expectKey = false
+        if (!prototypeKeys && (escaped || namesPrototypeMember(text, i + 1, end))) prototypeKeys = true
       }
       i = end + 1
     } else if (c === MINUS || isDigit(c)) {
@@ -142,14 +159,14 @@ export function placeExactNumbers(text: string, root: unknown): { value: unknown
       const token = text.slice(start, i)
       if (String(Number(token)) === token) continue
       const exact = rawJSON(token)
-      if (depth < 0) return { value: exact }
+      if (depth < 0) return { value: exact, deepest, prototypeKeys }
       const holder = containerAt(depth) as Record<string, unknown> | undefined
       const at = isObject[depth] ? keyText(text, keyStart[depth]!, keyEnd[depth]!) : count[depth]!
       // the number JSON.parse put there, or a duplicate key kept another member
       if (holder === undefined || holder[at] !== Number(token)) return undefined
       holder[at] = exact
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      depth++
+      if (++depth > deepest) deepest = depth
       isObject[depth] = c === OPEN_OBJECT
       count[depth] = 0
       values[depth] = undefined
@@ -172,7 +189,7 @@ export function placeExactNumbers(text: string, root: unknown): { value: unknown
     else if (c === LOWER_F) i += 5
     else i++ // whitespace, ":"
   }
-  return { value: root }
+  return { value: root, deepest, prototypeKeys }
 }
 
 // The exact parse when placeExactNumbers cannot follow JSON.parse (a duplicate key): the value built from

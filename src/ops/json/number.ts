@@ -1,4 +1,5 @@
 import { parseExactly, placeExactNumbers } from './exact-numbers.ts'
+import { noteMemberShapes } from './shape.ts'
 
 // Lossless JSON numbers for the documents of json/diff and json/patch.
 //
@@ -20,10 +21,13 @@ export const isRawNumber = (JSON as unknown as { isRawJSON(v: unknown): v is Raw
 // A plain parse, then one pass over the text puts the exact numbers in (exact-numbers.ts): about a third of
 // the parse's time. A text that pass cannot follow (a duplicate key above a number to keep) is parsed
 // again, token by token. Both are iterative: any depth parses (json/diff and json/patch then refuse more
-// than 512 and 1000 levels with ERR_VALIDATION).
+// than 512 and 1000 levels with ERR_VALIDATION). What the pass saw on the way is noted beside the body's
+// members (shape.ts), for json/diff.
 export function parseJsonExact(text: string): unknown {
-  const plain = JSON.parse(text)
-  return (placeExactNumbers(text, plain) ?? { value: parseExactly(text) }).value
+  const placed = placeExactNumbers(text, JSON.parse(text))
+  if (placed === undefined) return parseExactly(text)
+  noteMemberShapes(placed.value, placed.deepest, placed.prototypeKeys)
+  return placed.value
 }
 
 // Raw numbers back to doubles (iterative), for bodies whose numbers are not documents.

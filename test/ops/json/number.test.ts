@@ -145,7 +145,11 @@ describe('exact JSON numbers', () => {
       expect(JSON.stringify(parseJsonExact(dup))).toBe(JSON.stringify(reference(dup)))
     }
     // a duplicate key with no number to keep below it costs nothing
-    expect(placeExactNumbers('{"a":1,"a":2}', { a: 2 })).toEqual({ value: { a: 2 } })
+    expect(placeExactNumbers('{"a":1,"a":2}', { a: 2 })).toEqual({
+      value: { a: 2 },
+      deepest: 0,
+      prototypeKeys: false,
+    })
     // depth is the pass's own stack, never the call stack
     const deep = `${'['.repeat(20_000)}1.0${']'.repeat(20_000)}`
     let inner = placeExactNumbers(deep, JSON.parse(deep))!.value

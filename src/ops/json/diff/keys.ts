@@ -1,6 +1,7 @@
 import type { Delta } from 'jsondiffpatch'
 import { AppError } from '../../../errors.ts'
 import { isRawNumber } from '../number.ts'
+import { PROTOTYPE_NAMES, parsedShape } from '../shape.ts'
 import { MAX_DEPTH } from './types.ts'
 import { isJsonObject, type Json, type JsonObject, setOwn } from './values.ts'
 
@@ -10,7 +11,7 @@ export { MAX_DEPTH }
 // Object.prototype member ("__proto__", "constructor", "toString", ...) is lost or crashes it.
 // Such documents are diffed under a reversible renaming: those keys, and any key that already
 // starts with the escape character, get the escape character prepended.
-const RESERVED = new Set(Object.getOwnPropertyNames(Object.prototype))
+const RESERVED = PROTOTYPE_NAMES
 const ESCAPE = '\u0000'
 
 export interface DocumentShape {
@@ -20,8 +21,12 @@ export interface DocumentShape {
 // Iterative, so that an arbitrarily deep document is refused instead of overflowing the stack; only
 // containers are stacked (with their depth beside them, not in a tuple each), and members are read with
 // for-in (V8's enum cache, no array of keys per object), as this walks every value of a possibly 10 MB
-// document.
+// document. A document whose body text parseJsonExact's pass already read (../shape.ts) is not walked when
+// that settles it: nothing deep enough to refuse and no key that may need the escape.
 export function inspectDocument(value: Json, field: string): DocumentShape {
+  const parsed = parsedShape(value)
+  if (parsed !== undefined && parsed.deepest < MAX_DEPTH && !parsed.prototypeKeys)
+    return { reservedKeys: false }
   let reservedKeys = false
   const nodes: (Json[] | JsonObject)[] = []
   const depths: number[] = []
