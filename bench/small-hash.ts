@@ -8,7 +8,10 @@ import { alternate, Target } from './small-hash-redis.ts'
 // bare Fastify with the same handler on the same TLS setup. Rounds alternate so drift hits every side.
 // A third server, the floor (bench/baselines/floor.ts), adds to bare Fastify only what the contract makes
 // every gateway do (a key lookup and the three /v1 headers): its ratio bounds what the gateway can reach on
-// this machine, and CPU per request (from /proc) shows the gateway's own cost beside it.
+// this machine, and CPU per request (from /proc) shows the gateway's own cost beside it. A fourth, the
+// contract floor (bench/baselines/floor-contract.ts), adds to the floor the features every keyed request
+// must have (validation, two rates and two quotas, metrics, the access line) in their plainest form: the
+// gateway's ratio to it is what the gateway's own structure costs.
 export const smallHash: Scenario = {
   name: 'small-hash',
   title: 'Small sha256 through the gateway vs bare Fastify TLS (embedded store, Node CPU per request)',
@@ -27,11 +30,19 @@ export const smallHash: Scenario = {
     const ready = /READY (https:\/\/\S+)/
     const bare = await startNode('bench/baselines/bare-fastify.ts', tls, ready)
     const floor = await startNode('bench/baselines/floor.ts', { ...tls, API_KEY: gateway.key }, ready)
+    const contract = await startNode(
+      'bench/baselines/floor-contract.ts',
+      { ...tls, API_KEY: gateway.key },
+      ready,
+    )
     const json = { 'content-type': 'application/json' }
     const withKey = { ...json, authorization: `Bearer ${gateway.key}` }
     const targets = [
       new Target('bare Fastify TLS', bare.url, json, [bare.child.pid]),
       new Target('floor: bare + key lookup + contract headers', floor.url, withKey, [floor.child.pid]),
+      new Target('contract floor: + validation, limits, metrics, log', contract.url, withKey, [
+        contract.child.pid,
+      ]),
       new Target('Anvil gateway', gateway.url, withKey, [gateway.child.pid]),
       // the cost of compression on a small answer: negotiated, below the threshold, sent as is
       new Target(
@@ -44,17 +55,21 @@ export const smallHash: Scenario = {
     try {
       await alternate(targets, JSON.stringify({ input: 'hello world' }))
     } finally {
-      await Promise.all([gateway.stop(), bare.stop(), floor.stop()])
+      await Promise.all([gateway.stop(), bare.stop(), floor.stop(), contract.stop()])
     }
-    const [b, f, g, c] = targets as [Target, Target, Target, Target]
+    const [b, f, k, g, c] = targets as [Target, Target, Target, Target, Target]
     return {
       rows: [
         ...b.rows(['server']),
         ...f.rows(['server']),
+        ...k.rows(['server']),
         ...g.rows(['server']),
         { label: 'gateway ÷ bare, Node CPU', value: g.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
         { label: 'floor ÷ bare, Node CPU', value: f.cpu() / b.cpu(), unit: '×' },
-        { label: 'gateway ÷ floor, Node CPU', value: g.cpu() / f.cpu(), unit: '×' },
+        { label: 'gateway ÷ floor, Node CPU', value: g.cpu() / f.cpu(), unit: '× (target ≤ 1.1)' },
+        { label: 'contract floor ÷ floor, Node CPU', value: k.cpu() / f.cpu(), unit: '×' },
+        { label: 'contract floor ÷ bare, Node CPU', value: k.cpu() / b.cpu(), unit: '×' },
+        { label: 'gateway ÷ contract floor, Node CPU', value: g.cpu() / k.cpu(), unit: '×' },
         { label: 'gateway ÷ bare, req/s', value: median(g.rps) / median(b.rps), unit: '×' },
         { label: 'floor ÷ bare, req/s', value: median(f.rps) / median(b.rps), unit: '×' },
         ...c.rows(['server']),
