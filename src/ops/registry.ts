@@ -13,7 +13,7 @@ import { generateUuids } from './id/uuid.ts'
 import { inspectUuid } from './id/uuid-inspect.ts'
 import { jsonDiff } from './json/diff/diff.ts'
 import { jsonDiffBody } from './json/diff/schema.ts'
-import { formatResultJson } from './json/format/envelope.ts'
+import { formatResultJson, outputBytes } from './json/format/envelope.ts'
 import { formatJson } from './json/format/format.ts'
 import { formatBody } from './json/format/schema.ts'
 import { parseJsonExact } from './json/number.ts'
@@ -64,7 +64,7 @@ interface Extra<F extends AnyOp> {
 
 // A Buffer made from a string may be a slice of Node's shared 8 KiB pool, which must not be moved to
 // another thread: such a small one is copied into a buffer of its own.
-function ownBytes(bytes: Buffer): Uint8Array {
+function ownBytes(bytes: Uint8Array): Uint8Array {
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
   return owned ? bytes : new Uint8Array(bytes)
 }
@@ -104,7 +104,7 @@ export const OPERATIONS = {
   'url.query.build': op(buildQuery, { body: queryBuildBody }),
   'json.format': op(formatJson, {
     body: formatBody,
-    octets: (result) => ownBytes(Buffer.from(result.output, 'utf8')),
+    octets: (result) => ownBytes(outputBytes(result)),
     jsonBytes: formatResultJson,
   }),
   'json.diff': op(jsonDiff, { body: jsonDiffBody, exactNumbers: true }),

@@ -17,6 +17,12 @@ export function keepPrinted(result: JsonFormatResult, bytes: Uint8Array): void {
   printedOf.set(result, bytes)
 }
 
+// The UTF-8 bytes of a result's output: the printed bytes when at hand (read, never to be changed), else
+// the output string encoded.
+export function outputBytes(result: JsonFormatResult): Uint8Array {
+  return printedOf.get(result) ?? Buffer.from(result.output, 'utf8')
+}
+
 function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
 }
@@ -31,8 +37,12 @@ export function jsonStringBytes(text: Uint8Array): Uint8Array {
 export function formatResultJson(result: JsonFormatResult): Uint8Array | undefined {
   const text = printedOf.get(result)
   if (text === undefined || !isUtf8(text)) return undefined
-  // the members after `output`, as JSON.stringify writes them (output is the result's first member)
-  const rest = JSON.stringify({ ...result, output: '' })
+  // the members after `output`, as JSON.stringify writes them (output is the result's first member), read
+  // without reading `output` itself: its string is never made (format.ts)
+  const others: Record<string, unknown> = { output: '' }
+  for (const key of Object.keys(result))
+    if (key !== 'output') others[key] = result[key as keyof JsonFormatResult]
+  const rest = JSON.stringify(others)
   const lead = '{"output":'
   if (!rest.startsWith(`${lead}""`)) return undefined
   const output = JSON.stringify(latin1(text))

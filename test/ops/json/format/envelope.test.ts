@@ -54,6 +54,26 @@ describe('json.format answers serialized from the printed bytes', () => {
     expect(viaBytes(result).equals(reference(result))).toBe(true)
   })
 
+  it('never makes the output string for an answer made from the printed bytes (JSON or raw bytes)', () => {
+    const result = formatJson({ input: '{"a":[1,"é",{"b":null}]}', mode: 'minify' })
+    const json = reference(result)
+    const raw = Buffer.from(OPERATIONS['json.format'].octets!(result))
+    expect(raw.toString('utf8')).toBe('{"a":[1,"é",{"b":null}]}')
+    // the output read from here on throws: what the answer needs must come from the bytes
+    Object.defineProperty(result, 'output', {
+      get() {
+        throw new Error('the output string was read')
+      },
+    })
+    expect(viaBytes(result).equals(json)).toBe(true)
+    expect(Buffer.from(OPERATIONS['json.format'].octets!(result)).equals(raw)).toBe(true)
+    // where it is read (a job's stored result, an inline answer), it is the text, as a plain member
+    const fresh = formatJson({ input: '[1, 2]', mode: 'minify' })
+    expect({ ...fresh }).toEqual({ output: '[1,2]', bytes: 5 })
+    expect(structuredClone(fresh)).toEqual({ output: '[1,2]', bytes: 5 })
+    expect(JSON.stringify(fresh)).toBe('{"output":"[1,2]","bytes":5}')
+  })
+
   it('leaves to JSON.stringify what it cannot make: a result it did not print, bytes that are not UTF-8', () => {
     expect(formatResultJson({ output: 'x', bytes: 1 })).toBeUndefined()
     // a lone surrogate is kept as WTF-8 by the tokenizer, which then refuses it: never an answer
