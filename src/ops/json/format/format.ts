@@ -115,15 +115,18 @@ function formatOnce(
 // never needs the string (~14 ms for 10 MiB of output). It is an own enumerable member, first, like the
 // others: JSON.stringify, spreads and structured clones read it as they would a plain one.
 function resultOf(st: JsonStream): JsonFormatResult {
-  const output = printed(st.printer)
+  return formatResultOf(printed(st.printer), warningsOf(st))
+}
+
+// The result for these printed bytes (a streamed body's whole output, too: workers/stream-steps.ts).
+export function formatResultOf(output: Uint8Array, warnings: JsonWarning[] | undefined): JsonFormatResult {
   let text: string | undefined
   const result = Object.defineProperty({} as JsonFormatResult, 'output', {
-    get: () => (text ??= output.toString('utf8')),
+    get: () => (text ??= Buffer.from(output.buffer, output.byteOffset, output.byteLength).toString('utf8')),
     enumerable: true,
     configurable: true,
   })
   result.bytes = output.length
-  const warnings = warningsOf(st)
   if (warnings) result.warnings = warnings
   // for its JSON text and its raw bytes, made from these bytes (envelope.ts)
   keepPrinted(result, output)
