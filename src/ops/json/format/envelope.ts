@@ -17,8 +17,8 @@ export function keepPrinted(result: JsonFormatResult, bytes: Uint8Array): void {
   printedOf.set(result, bytes)
 }
 
-// The UTF-8 bytes of a result's output: the printed bytes when at hand (read, never to be changed), else
-// the output string encoded.
+// The UTF-8 bytes of a result's output: the printed bytes themselves when at hand (to read or copy, never
+// to change or move: the result's lazy output string is decoded from them), else the string encoded.
 export function outputBytes(result: JsonFormatResult): Uint8Array {
   return printedOf.get(result) ?? Buffer.from(result.output, 'utf8')
 }

@@ -74,6 +74,17 @@ describe('json.format answers serialized from the printed bytes', () => {
     expect(JSON.stringify(fresh)).toBe('{"output":"[1,2]","bytes":5}')
   })
 
+  it('gives the raw-bytes answer its own copy: moving it off the thread leaves the result whole', () => {
+    // already minified and large: the printer's buffer is exactly the output (its own ArrayBuffer)
+    const input = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ i, s: `é${i}` })))
+    const result = formatJson({ input, mode: 'minify' })
+    const bytes = OPERATIONS['json.format'].octets!(result)
+    structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
+    expect(bytes.byteLength).toBe(0)
+    expect(result.output).toBe(input)
+    expect(viaBytes(result).equals(reference({ output: input, bytes: result.bytes }))).toBe(true)
+  })
+
   it('leaves to JSON.stringify what it cannot make: a result it did not print, bytes that are not UTF-8', () => {
     expect(formatResultJson({ output: 'x', bytes: 1 })).toBeUndefined()
     // a lone surrogate is kept as WTF-8 by the tokenizer, which then refuses it: never an answer
