@@ -1,7 +1,9 @@
+import { okEnvelopeBytes, okEnvelopeValueBytes } from '../src/lib/envelope.ts'
 import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from '../src/ops/base64/decode.ts'
 import {
   createBase64Encoder,
   describeDecoded,
+  encodedAnswer,
   endBase64Encoder,
   writeBase64Encoder,
 } from '../src/ops/base64/stream.ts'
@@ -20,16 +22,15 @@ const NOTHING = new Uint8Array(0)
 
 // One streamed op on the thread: each chunk in, the output it completes out (in pieces of bounded size, so
 // a chunk that expands a lot is never held whole and the thread can stop between pieces), whatever is left
-// at the end, then what the op knows about the whole body. write and end may throw an AppError. `data`,
-// for ops whose JSON answer holds their whole output (format, Base64), is that answer's data: built from
-// the whole output and what the op knows (a hash's JSON answer is its digest: built by the route).
+// at the end, then what the op knows about the whole body. write and end may throw an AppError. `answer`,
+// for ops whose JSON answer holds their whole output (format, Base64), is that answer: the success envelope
+// around what the op made of the whole output and what it knows, as UTF-8 bytes, made from the output's
+// bytes where that saves a string of it (a hash's JSON answer is its digest: built by the route).
 export interface StreamStep {
   write(chunk: Uint8Array): Iterable<Uint8Array>
   end(): Uint8Array
   result(): Omit<StreamResult, 'bytes'>
-  data?(output: Buffer): unknown
-  // that answer's JSON text as UTF-8 bytes, where the op makes it quicker than JSON.stringify (OpSpec.jsonBytes)
-  jsonBytes?(data: never): Uint8Array | undefined
+  answer?(output: Buffer): Uint8Array
 }
 
 export function createStreamStep(job: StreamJob): StreamStep {
@@ -43,8 +44,8 @@ export function createStreamStep(job: StreamJob): StreamStep {
           const warnings = jsonStreamWarnings(stream)
           return warnings ? { warnings } : {}
         },
-        data: (output) => formatResultOf(output, jsonStreamWarnings(stream)),
-        jsonBytes: formatResultJson,
+        answer: (output) =>
+          okEnvelopeValueBytes(formatResultOf(output, jsonStreamWarnings(stream)), formatResultJson),
       }
     }
     case 'base64.encode': {
@@ -53,7 +54,7 @@ export function createStreamStep(job: StreamJob): StreamStep {
         write: (chunk) => [writeBase64Encoder(encoder, chunk)],
         end: () => endBase64Encoder(encoder),
         result: () => ({ variant: job.variant }),
-        data: (output) => ({ output: output.toString('latin1'), variant: job.variant }),
+        answer: (output) => encodedAnswer(output, job.variant),
       }
     }
     case 'base64.decode': {
@@ -66,7 +67,8 @@ export function createStreamStep(job: StreamJob): StreamStep {
           return NOTHING
         },
         result: () => (variant ? { variant } : {}),
-        data: (output) => describeDecoded(output, variant!, job.output_encoding ?? 'utf8'),
+        answer: (output) =>
+          okEnvelopeBytes(JSON.stringify(describeDecoded(output, variant!, job.output_encoding ?? 'utf8'))),
       }
     }
     case 'hash': {

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks'
 import { errorValue, isAppError, overTimeBudget } from '../src/errors.ts'
-import { okEnvelopeValueBytes } from '../src/lib/envelope.ts'
 import {
   type FromThread,
   METER_BUSY,
@@ -142,12 +141,13 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
 
 // The whole answer of an envelope job as one piece: the success envelope around what the op made of the
 // body, serialized and UTF-8 encoded here (a 100 MiB Base64 answer held the event loop for hundreds of ms
-// when concatenated, decoded, escaped and encoded there). Its ArrayBuffer is its own: it moves, uncopied.
+// when concatenated, decoded, escaped and encoded there; stream-steps.ts makes it from the output's bytes).
+// Its ArrayBuffer is its own: it moves, uncopied.
 export function* envelopeOf(step: StreamStep, held: Uint8Array[]): Generator<Uint8Array> {
-  if (!step.data) throw new Error('this op has no JSON answer built from its whole output')
+  if (!step.answer) throw new Error('this op has no JSON answer built from its whole output')
   const output = Buffer.concat(held)
   held.length = 0
-  yield okEnvelopeValueBytes(step.data(output), step.jsonBytes)
+  yield step.answer(output)
 }
 
 // Stopped by this thread at the budget (its CPU time), as the pool answers a task it kills there.

@@ -1,36 +1,72 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { okEnvelopeBytes } from '../../src/lib/envelope.ts'
+import { formatJson } from '../../src/ops/json/format/format.ts'
 import { envelopeOf } from '../../workers/stream.ts'
-import { createStreamStep } from '../../workers/stream-steps.ts'
+import { createStreamStep, type StreamStep } from '../../workers/stream-steps.ts'
 
-// A streamed raw body answered as one JSON envelope (Accept: application/json): json/format's answer is
-// made from its output's bytes (src/ops/json/format/envelope.ts), never from the output string, and is
-// byte for byte what JSON.stringify and a UTF-8 encoder give.
-describe('the streamed json/format step answers its envelope from the output bytes', () => {
-  it('the same bytes as JSON.stringify, without reading the output string', () => {
+// A streamed raw body answered as one JSON envelope (Accept: application/json): the thread makes the answer
+// from the op's output bytes, byte for byte what JSON.stringify and a UTF-8 encoder give, without making a
+// string of the whole output first (json/format: src/ops/json/format/envelope.ts; Base64: its text needs no
+// escaping).
+function fed(step: StreamStep, body: Buffer): Uint8Array[] {
+  const pieces: Uint8Array[] = []
+  for (let at = 0; at < body.length; at += 5) pieces.push(...step.write(body.subarray(at, at + 5)))
+  pieces.push(step.end())
+  return pieces
+}
+
+// The Buffer toString calls made on buffers of `length` bytes while `fn` runs: a string of the whole output
+function decodesOfLength(length: number, fn: () => void): unknown[] {
+  const decode = vi.spyOn(Buffer.prototype, 'toString')
+  fn()
+  const calls = decode.mock.contexts
+    .map((buffer, i) => [buffer as Buffer, decode.mock.calls[i]![0]] as const)
+    .filter(([buffer]) => buffer.length === length)
+    .map(([, encoding]) => encoding)
+  decode.mockRestore()
+  return calls
+}
+
+describe('a streamed op answered as one JSON envelope, made on the thread from its output bytes', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  it('json/format: the bytes JSON.stringify gives, without decoding the output to a string', () => {
+    const input = '{"a":"é \\"q\\" 😀","a":[1,{"b":null}]}'
     const step = createStreamStep({
       kind: 'json.format',
       options: { mode: 'pretty', indent: '\t', warnings: true, buffered: true },
       envelope: true,
     })
-    const body = Buffer.from('{"a":"é \\"q\\" 😀","a":[1,{"b":null}]}', 'utf8')
-    const pieces: Uint8Array[] = []
-    for (let at = 0; at < body.length; at += 5) pieces.push(...step.write(body.subarray(at, at + 5)))
-    pieces.push(step.end())
+    const pieces = fed(step, Buffer.from(input, 'utf8'))
     const output = Buffer.concat(pieces)
-    const reference = Buffer.from(okEnvelopeBytes(JSON.stringify(step.data!(output))))
-    expect(JSON.parse(reference.toString('utf8')).data.warnings[0].code).toBe('duplicate_key')
-    // the thread's envelope of the held output, with a result whose output string throws when read
-    const watched = {
-      ...step,
-      data: (bytes: Buffer) =>
-        Object.defineProperty(step.data!(bytes) as object, 'output', {
-          get() {
-            throw new Error('the output string was read')
-          },
-        }),
+    const expected = formatJson({ input, mode: 'pretty', indent: '\t' })
+    expect(expected.warnings?.[0]?.code).toBe('duplicate_key')
+    let envelope: Uint8Array | undefined
+    const decodes = decodesOfLength(output.length, () => {
+      ;[envelope] = [...envelopeOf(step, [output.subarray(0, 7), output.subarray(7)])]
+    })
+    expect(Buffer.from(envelope!).equals(Buffer.from(okEnvelopeBytes(JSON.stringify(expected))))).toBe(true)
+    // read as Latin-1 to be escaped (envelope.ts), never decoded as UTF-8
+    expect(decodes.filter((encoding) => encoding !== 'latin1')).toEqual([])
+  })
+
+  it('base64.encode: the bytes JSON.stringify gives, with no string of the output at all', () => {
+    for (const [variant, padding] of [
+      ['standard', undefined],
+      ['url', false],
+      ['url', true],
+    ] as const) {
+      for (const body of [Buffer.alloc(0), Buffer.from('a'), Buffer.from([0xfb, 0xff, 0xfe, 0x00, 0x41])]) {
+        const step = createStreamStep({ kind: 'base64.encode', variant, padding, envelope: true })
+        const output = Buffer.concat(fed(step, body))
+        let envelope: Uint8Array | undefined
+        const decodes = decodesOfLength(output.length, () => {
+          ;[envelope] = [...envelopeOf(step, [output])]
+        })
+        const reference = okEnvelopeBytes(JSON.stringify({ output: output.toString('latin1'), variant }))
+        expect(Buffer.from(envelope!).equals(Buffer.from(reference))).toBe(true)
+        if (output.length > 0) expect(decodes).toEqual([])
+      }
     }
-    const [envelope] = [...envelopeOf(watched, [output.subarray(0, 7), output.subarray(7)])]
-    expect(Buffer.from(envelope!).equals(reference)).toBe(true)
   })
 })
