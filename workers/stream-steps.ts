@@ -1,9 +1,9 @@
-import { okEnvelopeBytes, okEnvelopeValueBytes } from '../src/lib/envelope.ts'
+import { okEnvelopeAroundBytes, okEnvelopeBytes, okEnvelopeValueBytes } from '../src/lib/envelope.ts'
 import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from '../src/ops/base64/decode.ts'
 import {
   createBase64Encoder,
   describeDecoded,
-  encodedAnswer,
+  encodedDataJson,
   endBase64Encoder,
   writeBase64Encoder,
 } from '../src/ops/base64/stream.ts'
@@ -54,7 +54,7 @@ export function createStreamStep(job: StreamJob): StreamStep {
         write: (chunk) => [writeBase64Encoder(encoder, chunk)],
         end: () => endBase64Encoder(encoder),
         result: () => ({ variant: job.variant }),
-        answer: (output) => encodedAnswer(output, job.variant),
+        answer: (output) => okEnvelopeAroundBytes(...encodedDataJson(output, job.variant)),
       }
     }
     case 'base64.decode': {

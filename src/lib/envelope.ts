@@ -26,9 +26,21 @@ export function okEnvelopeValueBytes(
 ): Uint8Array {
   const data = jsonBytes?.(value as never)
   if (data === undefined) return okEnvelopeBytes(JSON.stringify(value))
-  const out = new Uint8Array(OPEN.length + data.length + 1)
+  return okEnvelopeAroundBytes(data)
+}
+
+// The success envelope around a value's JSON text given as UTF-8 bytes, in one piece or several (a large
+// output between the bytes before and after it), copied once into a buffer of its own.
+export function okEnvelopeAroundBytes(...data: Uint8Array[]): Uint8Array {
+  let length = OPEN.length + 1
+  for (const piece of data) length += piece.length
+  const out = new Uint8Array(length)
   out.set(OPEN)
-  out.set(data, OPEN.length)
-  out[out.length - 1] = 0x7d // }
+  let at = OPEN.length
+  for (const piece of data) {
+    out.set(piece, at)
+    at += piece.length
+  }
+  out[at] = 0x7d // }
   return out
 }

@@ -47,16 +47,11 @@ export function endBase64Encoder(e: Base64Encoder): Buffer {
 
 const ascii = new TextEncoder()
 
-// The JSON answer of a streamed encode answered whole, `{"ok":true,"data":{"output":…,"variant":…}}`, as
-// UTF-8 bytes made from the encoded bytes: Base64 text holds no character JSON escapes, so its bytes go
-// between the quotes as they are, where a string of the output, JSON.stringify and a UTF-8 encoder would
-// each copy it once more. The bytes are those okEnvelopeBytes(JSON.stringify({ output, variant })) gives.
-export function encodedAnswer(output: Uint8Array, variant: Base64Variant): Uint8Array {
-  const head = ascii.encode('{"ok":true,"data":{"output":"')
-  const tail = ascii.encode(`","variant":${JSON.stringify(variant)}}}`)
-  const out = new Uint8Array(head.length + output.length + tail.length)
-  out.set(head)
-  out.set(output, head.length)
-  out.set(tail, head.length + output.length)
-  return out
+// The JSON text of a streamed encode's answer data, `{"output":…,"variant":…}`, in three pieces around the
+// encoded bytes (src/lib/envelope.ts puts the envelope around them): Base64 text holds no character JSON
+// escapes, so its bytes go between the quotes as they are, where a string of the output, JSON.stringify
+// and a UTF-8 encoder would each copy it once more. The bytes are those of JSON.stringify({ output,
+// variant }).
+export function encodedDataJson(output: Uint8Array, variant: Base64Variant): Uint8Array[] {
+  return [ascii.encode('{"output":"'), output, ascii.encode(`","variant":${JSON.stringify(variant)}}`)]
 }
