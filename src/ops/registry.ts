@@ -64,7 +64,7 @@ interface Extra<F extends AnyOp> {
 
 // A Buffer made from a string may be a slice of Node's shared 8 KiB pool, which must not be moved to
 // another thread: such a small one is copied into a buffer of its own.
-function ownBytes(bytes: Buffer): Uint8Array {
+function ownBytes(bytes: Uint8Array): Uint8Array {
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
   return owned ? bytes : new Uint8Array(bytes)
 }
@@ -104,8 +104,7 @@ export const OPERATIONS = {
   'url.query.build': op(buildQuery, { body: queryBuildBody }),
   'json.format': op(formatJson, {
     body: formatBody,
-    // a copy of the printed bytes (its own buffer, moved off the thread): the result keeps its bytes
-    octets: (result) => new Uint8Array(outputBytes(result)),
+    octets: (result) => ownBytes(outputBytes(result)),
     jsonBytes: formatResultJson,
   }),
   'json.diff': op(jsonDiff, { body: jsonDiffBody, exactNumbers: true }),

@@ -17,10 +17,12 @@ export function keepPrinted(result: JsonFormatResult, bytes: Uint8Array): void {
   printedOf.set(result, bytes)
 }
 
-// The UTF-8 bytes of a result's output: the printed bytes themselves when at hand (to read or copy, never
-// to change or move: the result's lazy output string is decoded from them), else the string encoded.
+// The UTF-8 bytes of a result's output, for the caller to keep or move: a copy of the printed bytes when at
+// hand (the result's lazy output string is decoded from them, so they stay the result's), else the string
+// encoded.
 export function outputBytes(result: JsonFormatResult): Uint8Array {
-  return printedOf.get(result) ?? Buffer.from(result.output, 'utf8')
+  const printed = printedOf.get(result)
+  return printed ? new Uint8Array(printed) : Buffer.from(result.output, 'utf8')
 }
 
 function latin1(bytes: Uint8Array): string {
