@@ -14,6 +14,11 @@ import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
 const MiB = 1024 * 1024
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// Requests each gateway serves, after its checked one, before the measured ones ("warm requests"): V8
+// is still compiling and marking through a gateway's first ~8 requests of each size (10k: 44-76 ms each
+// against ~30 from the ninth on), which the in-process figures never see (they run after warm-up calls).
+// Their median is reported beside the warm one as the early figure.
+const WARMUP = Number(process.env.BENCH_JSON_DIFF_WARMUP ?? 3 * ROUNDS)
 const SMALL = Number(process.env.BENCH_JSON_DIFF_ITEMS ?? 10_000)
 const LARGE = Number(process.env.BENCH_JSON_DIFF_LARGE_ITEMS ?? 100_000)
 // Issue 24's targets: the 10k-item request end to end ≥ 50× jsondiffpatch in process, the 100k-item one
@@ -147,12 +152,14 @@ interface Side {
   ca: Buffer
   agent: Agent
   ms: Record<number, number[]>
+  early: Record<number, number[]>
 }
 
 // Through the gateway (business plan, HTTPS/1.1, one connection): POST /v1/json/diff with output "both"
 // on SMALL and LARGE items a side, the body sent with each request (its time is part of the figure). This
 // tree's gateway and the base tree's take turns in blocks of ROUNDS consecutive requests (head, base,
-// head, base), after one checked request each: the first answer's patch is applied to `left` here. Each
+// head, base), after one checked request each (the first answer's patch is applied to `left` here) and
+// WARMUP warm-up requests each, taking turns the same way (their times are the early figure). Each
 // block follows the other side's: with head, base, base, head the base ran six requests in a row and the
 // head's blocks each came after a pause, and identical trees measured 49-50 against 42-43 ms (10k) and
 // 405 against 367 ms (100k) in two runs; alternating, 46-48 against 46-50 and 404-415 against 427-433.
@@ -169,7 +176,14 @@ async function throughGateways() {
       const gateway = await startGateway(env, tree)
       const dataDir = /data dir:\s+(\S+)/.exec(gateway.output())![1]!
       const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'))
-      sides.push({ label, gateway, ca, agent: new Agent({ keepAlive: true, maxSockets: 1 }), ms: {} })
+      sides.push({
+        label,
+        gateway,
+        ca,
+        agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+        ms: {},
+        early: {},
+      })
     }
     await start('this tree')
     if (base) await start(base.commit.slice(0, 7), base)
@@ -207,7 +221,16 @@ async function throughGateways() {
           if (count === LARGE) firstPeakRss = statusKb(head.gateway.child.pid!, 'VmHWM')
         }
       }
-      for (const side of sides) side.ms[count] = []
+      for (const side of sides) {
+        side.ms[count] = []
+        side.early[count] = []
+      }
+      for (let sent = 0; sent < WARMUP; sent += ROUNDS) {
+        for (const side of sides) {
+          for (let i = 0; i < Math.min(ROUNDS, WARMUP - sent); i++)
+            side.early[count]!.push((await send(side)).ms)
+        }
+      }
       for (const side of [...sides, ...sides]) {
         for (let i = 0; i < ROUNDS; i++) side.ms[count]!.push((await send(side)).ms)
       }
@@ -242,6 +265,20 @@ function gatewayRows(m: Measured, count: number): ScenarioRow[] {
   }))
 }
 
+// The warm-up requests' median, per side: what a gateway's first requests of this size cost.
+function earlyRows(m: Measured, count: number): ScenarioRow[] {
+  if (WARMUP === 0) return []
+  return m.remote.sides.map((side) => ({
+    label: `gateway ${count / 1000}k, ${side.label}, early (requests 2-${WARMUP + 1})`,
+    value: median(side.early[count]!),
+    unit: 'ms',
+  }))
+}
+
+function printEarly(rows: ScenarioRow[]): void {
+  for (const row of rows) process.stdout.write(`  ${row.label}: ${row.value.toFixed(0)} ms (no target)\n`)
+}
+
 export const jsonDiffScenario: Scenario = {
   name: 'json-diff',
   title: `JSON diff: ${SMALL / 1000}k items a side end to end through the gateway vs jsondiffpatch + objectHash in process`,
@@ -252,6 +289,7 @@ export const jsonDiffScenario: Scenario = {
   async run() {
     const m = await measure()
     const rows = gatewayRows(m, SMALL)
+    const early = earlyRows(m, SMALL)
     for (const row of rows) {
       const ratio = m.local.lcs / row.value
       process.stdout.write(
@@ -259,12 +297,14 @@ export const jsonDiffScenario: Scenario = {
           `(${m.local.lcs.toFixed(0)} ms) — ${verdict(ratio >= SMALL_TARGET)} target (≥ ${SMALL_TARGET}×)\n`,
       )
     }
+    printEarly(early)
     return {
       rows: [
         { label: 'jsondiffpatch + objectHash', value: m.local.lcs, unit: 'ms' },
         { label: 'ours in process, delta', value: m.local.ours, unit: 'ms' },
         { label: 'ours in process, both', value: m.local.both, unit: 'ms' },
         ...rows,
+        ...early,
       ],
       ratio: m.local.lcs / rows[0]!.value,
     }
@@ -282,12 +322,14 @@ export const jsonDiffLargeScenario: Scenario = {
     const m = await measure()
     const { remote } = m
     const rows = gatewayRows(m, LARGE)
+    const early = earlyRows(m, LARGE)
     for (const row of rows) {
       process.stdout.write(
         `  ${row.label}: ${row.value.toFixed(0)} ms end to end (${(remote.largeBytes / MiB).toFixed(1)} MiB body) — ` +
           `${verdict(row.value <= LARGE_TARGET_MS)} target (≤ ${LARGE_TARGET_MS} ms)\n`,
       )
     }
+    printEarly(early)
     const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`
     const times = (bytes: number) => `${(bytes / remote.largeBytes).toFixed(1)}×`
     const rssRatio = remote.peakRss / remote.largeBytes
@@ -300,6 +342,7 @@ export const jsonDiffLargeScenario: Scenario = {
     return {
       rows: [
         ...rows,
+        ...early,
         { label: 'body', value: remote.largeBytes / MiB, unit: 'MiB' },
         { label: 'gateway peak RSS (this tree)', value: remote.peakRss / MiB, unit: 'MiB' },
       ],
