@@ -90,6 +90,7 @@ async function measure() {
   const sides: Side[] = []
   let bare: Running | undefined
   let bareInput: Running | undefined
+  let streamInput: Running | undefined
   try {
     const start = async (label: string, tree?: BaseTree) => {
       const gateway = await startGateway({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' }, tree)
@@ -98,10 +99,12 @@ async function measure() {
     }
     await start('this tree')
     if (base) await start(base.commit.slice(0, 7), base)
-    // the two floors, same certificate, no gateway, no pool: Node's HTTPS server streaming the raw body
-    // through the same formatter on its event loop (bench/baselines/bare-stream-minify.ts), and the same
+    // the three floors, same certificate, no gateway, no pool: Node's HTTPS server streaming the raw body
+    // through the same formatter on its event loop (bench/baselines/bare-stream-minify.ts); the same
     // server reading the whole JSON body, parsing it and formatting its input with the same formatter and
-    // envelope (bench/baselines/bare-input-minify.ts)
+    // envelope (bench/baselines/bare-input-minify.ts); and the same server handing the JSON body as it
+    // arrives to a thread that unescapes its input and minifies it as it goes, knowing the body's shape
+    // (bench/baselines/stream-input-minify.ts)
     const dataDir = /data dir:\s+(\S+)/.exec(sides[0]!.gateway.output())![1]!
     const tls = {
       TLS_CERT_FILE: join(dataDir, 'tls', 'cert.pem'),
@@ -110,19 +113,24 @@ async function measure() {
     const startFloor = (script: string) => startNode(script, tls, /READY (https:\/\/\S+)/)
     bare = await startFloor('bench/baselines/bare-stream-minify.ts')
     bareInput = await startFloor('bench/baselines/bare-input-minify.ts')
-    const floorInput = () =>
-      postTimed(`${bareInput!.url}/`, {
+    streamInput = await startFloor('bench/baselines/stream-input-minify.ts')
+    const inputFloor = (server: Running) => () =>
+      postTimed(`${server.url}/`, {
         ca: sides[0]!.ca,
         agent,
         headers: { 'content-type': 'application/json' },
         body: jsonBody,
       })
-    const floorInputFirst = await floorInput()
-    if (
-      floorInputFirst.status !== 200 ||
-      JSON.parse(floorInputFirst.body.toString()).data.output !== expected.toString()
-    )
-      throw new Error(`the bare {input} server answered ${floorInputFirst.status}`)
+    const floorInput = inputFloor(bareInput)
+    const floorStreamInput = inputFloor(streamInput)
+    for (const [label, send] of [
+      ['bare {input}', floorInput],
+      ['streaming {input}', floorStreamInput],
+    ] as const) {
+      const first = await send()
+      if (first.status !== 200 || JSON.parse(first.body.toString()).data.output !== expected.toString())
+        throw new Error(`the ${label} server answered ${first.status}`)
+    }
     const floor = () =>
       postTimed(`${bare!.url}/`, {
         ca: sides[0]!.ca,
@@ -171,6 +179,7 @@ async function measure() {
     const ours: number[] = []
     const floorMs: number[] = []
     const floorInputMs: number[] = []
+    const floorStreamInputMs: number[] = []
     // Each round: the in-process figures, then this process's garbage collected (the load generator is
     // this process: a collection of that garbage during the next request was charged to whichever server
     // came first), then the requests in an order that turns one step each round, so no server always
@@ -179,6 +188,7 @@ async function measure() {
     const requests: (() => Promise<void>)[] = [
       async () => void floorMs.push((await floor()).ms),
       async () => void floorInputMs.push((await floorInput()).ms),
+      async () => void floorStreamInputMs.push((await floorStreamInput()).ms),
       ...sides.flatMap((side) => [
         async () => void side.raw.push((await raw(side)).ms),
         async () => void side.json.push((await json(side)).ms),
@@ -201,12 +211,14 @@ async function measure() {
       ours: median(ours),
       floor: median(floorMs),
       floorInput: median(floorInputMs),
+      floorStreamInput: median(floorStreamInputMs),
       sides: sides.map((s) => ({ label: s.label, raw: median(s.raw), json: median(s.json) })),
     }
   } finally {
     agent.destroy()
     await bare?.stop()
     await bareInput?.stop()
+    await streamInput?.stop()
     for (const side of sides) await side.gateway.stop()
     await base?.remove()
   }
@@ -243,6 +255,11 @@ function rows(m: Awaited<ReturnType<typeof measure>>): ScenarioRow[] {
     {
       label: 'floor: bare Node HTTPS, same formatter and envelope, {input} JSON',
       value: m.floorInput,
+      unit: 'ms',
+    },
+    {
+      label: 'floor: bare Node HTTPS, input unescaped and minified as it streams, {input} JSON',
+      value: m.floorStreamInput,
       unit: 'ms',
     },
     ...m.sides.flatMap((s) => [
@@ -290,6 +307,12 @@ export const jsonFormatInputScenario: Scenario = {
       `  floor (bare Node HTTPS, whole body parsed, same formatter and envelope): ${m.floorInput.toFixed(0)} ms = ` +
         `${floorRatio.toFixed(3)}× the baseline — ${verdict(floorRatio >= INPUT_TARGET)} target; ` +
         `gateway ÷ floor ${(m.sides[0]!.json / m.floorInput).toFixed(2)}×\n`,
+    )
+    const streamRatio = m.baseline / m.floorStreamInput
+    process.stdout.write(
+      `  streaming floor (bare Node HTTPS, input unescaped and minified as the body arrives, same envelope): ` +
+        `${m.floorStreamInput.toFixed(0)} ms = ${streamRatio.toFixed(3)}× the baseline — ` +
+        `${verdict(streamRatio >= INPUT_TARGET)} target\n`,
     )
     return { rows: rows(m), ratio }
   },

@@ -4,13 +4,16 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Gateway, type Running, startGateway, startNode } from '../../bench/lib/processes.ts'
 
-// The small-hash bench's servers answer what the gateway answers, so that their CPU per request is the cost
-// of the same answer: the floor (key check and the contract's headers) and the contract floor (plus
-// validation, limits, metrics and the access line: bench/baselines/floor-contract.ts).
-describe('the small-hash baselines answer as the gateway does', () => {
+// The bench's floors answer what the gateway answers, so that their time or CPU per request is the cost of
+// the same answer: small-hash's floor (key check and the contract's headers) and contract floor (plus
+// validation, limits, metrics and the access line: bench/baselines/floor-contract.ts), and
+// json-format-input's two floors for the {input} form (the whole body parsed; the input unescaped and
+// minified on a thread as it streams).
+describe('the bench baselines answer as the gateway does', () => {
   let gateway: Gateway
   const servers: Record<string, Running> = {}
   let ca: Buffer
+  const inputFloors: Record<string, Running> = {}
 
   beforeAll(async () => {
     gateway = await startGateway({ LOG_LEVEL: 'info' })
@@ -23,17 +26,27 @@ describe('the small-hash baselines answer as the gateway does', () => {
     }
     for (const name of ['floor', 'floor-contract'])
       servers[name] = await startNode(`bench/baselines/${name}.ts`, env, /READY (https:\/\/\S+)/)
+    // json-format-input's floors; the streaming one in batches of 7 bytes, so that escapes, \u escapes and
+    // UTF-8 sequences are split between batches
+    for (const name of ['bare-input-minify', 'stream-input-minify'])
+      inputFloors[name] = await startNode(
+        `bench/baselines/${name}.ts`,
+        { ...env, STREAM_INPUT_BATCH: '7' },
+        /READY (https:\/\/\S+)/,
+      )
   }, 60_000)
 
   afterAll(async () => {
-    await Promise.all([gateway?.stop(), ...Object.values(servers).map((s) => s.stop())])
+    await Promise.all(
+      [gateway, ...Object.values(servers), ...Object.values(inputFloors)].map((s) => s?.stop()),
+    )
   })
 
-  async function post(url: string, body: string, key = gateway.key) {
+  async function post(url: string, body: string, key = gateway.key, path = '/v1/hash/sha256') {
     return new Promise<{ status: number; headers: Record<string, unknown>; json: unknown }>(
       (resolve, reject) => {
         const req = request(
-          `${url}/v1/hash/sha256`,
+          `${url}${path}`,
           {
             method: 'POST',
             ca,
@@ -74,5 +87,34 @@ describe('the small-hash baselines answer as the gateway does', () => {
     const second = String((await post(contract.url, body)).headers.ratelimit)
     expect(first).toMatch(/^"second";r=\d+;t=1, "workspace-second";r=\d+;t=1, "month";r=\d+;t=\d+$/)
     expect(Number(/"month";r=(\d+)/.exec(second)![1])).toBe(Number(/"month";r=(\d+)/.exec(first)![1]) - 1)
+  }, 60_000)
+
+  it("json-format-input's floors answer the gateway's envelope for the bench's {input} body", async () => {
+    const document = JSON.stringify(
+      { items: [{ name: 'caf\u00e9 \u{1f600}', path: 'a\\b/"c"', n: [1.0, -0, 12345678901234567890] }] },
+      null,
+      2,
+    ).replace('1,', '1.0,')
+    // the gateway's body, and the same with \u escapes (a surrogate pair among them) and an escaped solidus,
+    // each shifted by 0-6 spaces of leading whitespace: every escape falls across every batch boundary
+    const bodies = [0, 1, 2, 3, 4, 5, 6].flatMap((shift) => {
+      const plain = JSON.stringify({ input: ' '.repeat(shift) + document, mode: 'minify' })
+      const escaped = plain
+        .replace('\u00e9', '\\u00e9')
+        .replace('\u{1f600}', '\\ud83d\\ude00')
+        .replace('/', '\\/')
+      expect(JSON.parse(escaped)).toEqual(JSON.parse(plain))
+      return [plain, escaped]
+    })
+    const ours = await post(gateway.url, bodies[0]!, gateway.key, '/v1/json/format')
+    expect(ours.status).toBe(200)
+    expect((ours.json as { data: { output: string } }).data.output).toContain('1.0')
+    for (const [name, server] of Object.entries(inputFloors)) {
+      for (const body of bodies) {
+        const theirs = await post(server.url, body)
+        expect(theirs.status, name).toBe(200)
+        expect(theirs.json, name).toEqual(ours.json)
+      }
+    }
   }, 60_000)
 })
