@@ -86,12 +86,6 @@ const MiB = 1024 * 1024
 export const INPUT_WINDOW = 4 * MiB
 export const OUTPUT_WINDOW = 4 * MiB
 
-// A Buffer whose ArrayBuffer is its own (not a slice of a pool or of a larger read buffer) can be moved
-// to the other thread without a copy; any other is copied.
-export function ownsBuffer(bytes: Uint8Array): boolean {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.byteLength > 0
-}
-
 export function isStreamTask(task: object): task is StreamTask {
   return (task as { kind?: unknown }).kind === 'stream'
 }

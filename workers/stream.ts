@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks'
 import { errorValue, isAppError, overTimeBudget } from '../src/errors.ts'
+import { ownBytes } from '../src/lib/own-bytes.ts'
 import {
   type FromThread,
   METER_BUSY,
   METER_BYTES,
   METER_SINCE,
   OUTPUT_WINDOW,
-  ownsBuffer,
   type StreamTask,
   type StreamTaskResult,
   type ToThread,
@@ -56,12 +56,12 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
   function send(piece: Uint8Array): void {
     if (piece.length === 0) return
     if (held) {
-      held.push(ownsBuffer(piece) ? piece : new Uint8Array(piece))
+      held.push(ownBytes(piece))
       return
     }
     outstanding += piece.length
     // a view of a larger buffer is copied once into one of its own, which then moves (not cloned again)
-    const owned = ownsBuffer(piece) ? piece : new Uint8Array(piece)
+    const owned = ownBytes(piece)
     post({ t: 'out', chunk: owned }, [owned.buffer as ArrayBuffer])
   }
   // One piece at a time: the budget counts the thread's CPU time while the op works (on a loaded machine

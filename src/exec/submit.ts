@@ -7,7 +7,7 @@ import {
   type StreamTask,
   type StreamTaskResult,
 } from '../../workers/stream-protocol.ts'
-import { ownsBuffer } from '../lib/raw-json.ts'
+import { ownsBuffer } from '../lib/own-bytes.ts'
 import type { Reservation } from './admission.ts'
 import type { PoolMetrics } from './metrics.ts'
 import { classifyPoolFailure, POOL_FAILURES, type PoolFailure } from './pool-failure.ts'

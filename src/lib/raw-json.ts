@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { AppError } from '../errors.ts'
 import { jsonParseErrorOffset, locate } from './json-error.ts'
+import { ownBytes } from './own-bytes.ts'
 import { issuesOf, parseInput, validationMessage } from './zod-issues.ts'
 
 // A JSON body left unparsed on purpose: it is bound for a worker thread, which parses and validates it
@@ -8,19 +9,15 @@ import { issuesOf, parseInput, validationMessage } from './zod-issues.ts'
 // one buffer (a body of declared size, read into one allocation) or the pieces it arrived in (a chunked
 // body: joined on the thread, so the event loop never copies a large body in one go). Moved to the worker,
 // never cloned: a piece that owns its ArrayBuffer is kept as is; one that is a slice (of Node's shared
-// pool, or of a larger read) is copied into a buffer of its own first.
+// pool, or of a larger read) is copied into a buffer of its own first (own-bytes.ts).
 export class RawJson {
   readonly parts: Uint8Array[]
   readonly size: number
   constructor(bytes: Uint8Array | Uint8Array[]) {
     const parts = Array.isArray(bytes) ? bytes : [bytes]
-    this.parts = parts.map((part) => (ownsBuffer(part) ? part : new Uint8Array(part)))
+    this.parts = parts.map(ownBytes)
     this.size = parts.reduce((sum, part) => sum + part.byteLength, 0)
   }
-}
-
-export function ownsBuffer(bytes: Uint8Array): boolean {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
 }
 
 // The body's bytes as one buffer (on the thread: a copy only when it came in several pieces).

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { ownBytes } from '../lib/own-bytes.ts'
 import { base64Decode, base64Encode } from './base64/base64.ts'
 import { decodeBody, encodeBody } from './base64/schema.ts'
 import { cronParse } from './cron/op.ts'
@@ -60,13 +61,6 @@ interface Extra<F extends AnyOp> {
   exactNumbers?: boolean
   octets?: (result: Awaited<ReturnType<F>>) => Uint8Array
   jsonBytes?: (result: Awaited<ReturnType<F>>) => Uint8Array | undefined
-}
-
-// A Buffer made from a string may be a slice of Node's shared 8 KiB pool, which must not be moved to
-// another thread: such a small one is copied into a buffer of its own.
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-  return owned ? bytes : new Uint8Array(bytes)
 }
 
 function op<F extends AnyOp>(run: F, extra: Extra<F> = {}): OpSpec<F> {
