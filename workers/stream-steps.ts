@@ -24,13 +24,14 @@ const NOTHING = new Uint8Array(0)
 // a chunk that expands a lot is never held whole and the thread can stop between pieces), whatever is left
 // at the end, then what the op knows about the whole body. write and end may throw an AppError. `answer`,
 // for ops whose JSON answer holds their whole output (format, Base64), is that answer: the success envelope
-// around what the op made of the whole output and what it knows, as UTF-8 bytes, made from the output's
-// bytes where that saves a string of it (a hash's JSON answer is its digest: built by the route).
+// around what the op made of the whole output (its pieces, in order) and what it knows, as UTF-8 bytes,
+// made from the output's bytes where that saves a string of it, and from the pieces themselves where that
+// saves joining them (a hash's JSON answer is its digest: built by the route).
 export interface StreamStep {
   write(chunk: Uint8Array): Iterable<Uint8Array>
   end(): Uint8Array
   result(): Omit<StreamResult, 'bytes'>
-  answer?(output: Buffer): Uint8Array
+  answer?(output: readonly Uint8Array[]): Uint8Array
 }
 
 export function createStreamStep(job: StreamJob): StreamStep {
@@ -45,7 +46,10 @@ export function createStreamStep(job: StreamJob): StreamStep {
           return warnings ? { warnings } : {}
         },
         answer: (output) =>
-          okEnvelopeValueBytes(formatResultOf(output, jsonStreamWarnings(stream)), formatResultJson),
+          okEnvelopeValueBytes(
+            formatResultOf(Buffer.concat(output), jsonStreamWarnings(stream)),
+            formatResultJson,
+          ),
       }
     }
     case 'base64.encode': {
@@ -54,7 +58,7 @@ export function createStreamStep(job: StreamJob): StreamStep {
         write: (chunk) => [writeBase64Encoder(encoder, chunk)],
         end: () => endBase64Encoder(encoder),
         result: () => ({ variant: job.variant }),
-        answer: (output) => okEnvelopeAroundBytes(...encodedDataJson(output, job.variant)),
+        answer: (output) => okEnvelopeAroundBytes(encodedDataJson(output, job.variant)),
       }
     }
     case 'base64.decode': {
@@ -68,7 +72,9 @@ export function createStreamStep(job: StreamJob): StreamStep {
         },
         result: () => (variant ? { variant } : {}),
         answer: (output) =>
-          okEnvelopeBytes(JSON.stringify(describeDecoded(output, variant!, job.output_encoding ?? 'utf8'))),
+          okEnvelopeBytes(
+            JSON.stringify(describeDecoded(Buffer.concat(output), variant!, job.output_encoding ?? 'utf8')),
+          ),
       }
     }
     case 'hash': {

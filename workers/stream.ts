@@ -145,9 +145,9 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
 // Its ArrayBuffer is its own: it moves, uncopied.
 export function* envelopeOf(step: StreamStep, held: Uint8Array[]): Generator<Uint8Array> {
   if (!step.answer) throw new Error('this op has no JSON answer built from its whole output')
-  const output = Buffer.concat(held)
+  const answer = step.answer(held)
   held.length = 0
-  yield step.answer(output)
+  yield answer
 }
 
 // Stopped by this thread at the budget (its CPU time), as the pool answers a task it kills there.

@@ -26,12 +26,13 @@ export function okEnvelopeValueBytes(
 ): Uint8Array {
   const data = jsonBytes?.(value as never)
   if (data === undefined) return okEnvelopeBytes(JSON.stringify(value))
-  return okEnvelopeAroundBytes(data)
+  return okEnvelopeAroundBytes([data])
 }
 
 // The success envelope around a value's JSON text given as UTF-8 bytes, in one piece or several (a large
-// output between the bytes before and after it), copied once into a buffer of its own.
-export function okEnvelopeAroundBytes(...data: Uint8Array[]): Uint8Array {
+// output, in the pieces it was made in, between the bytes before and after it), copied once into a buffer
+// of its own.
+export function okEnvelopeAroundBytes(data: readonly Uint8Array[]): Uint8Array {
   let length = OPEN.length + 1
   for (const piece of data) length += piece.length
   const out = new Uint8Array(length)

@@ -50,19 +50,29 @@ describe('a streamed op answered as one JSON envelope, made on the thread from i
     expect(decodes.filter((encoding) => encoding !== 'latin1')).toEqual([])
   })
 
-  it('base64.encode: the bytes JSON.stringify gives, with no string of the output at all', () => {
+  it('base64.encode: the bytes JSON.stringify gives, with no string of the output at all, its pieces never joined', () => {
     for (const [variant, padding] of [
       ['standard', undefined],
       ['url', false],
       ['url', true],
     ] as const) {
-      for (const body of [Buffer.alloc(0), Buffer.from('a'), Buffer.from([0xfb, 0xff, 0xfe, 0x00, 0x41])]) {
+      for (const body of [
+        Buffer.alloc(0),
+        Buffer.from('a'),
+        Buffer.from([0xfb, 0xff, 0xfe, 0x00, 0x41]),
+        Buffer.from('several pieces: one a chunk of five bytes'),
+      ]) {
         const step = createStreamStep({ kind: 'base64.encode', variant, padding, envelope: true })
-        const output = Buffer.concat(fed(step, body))
+        const pieces = fed(step, body)
+        const output = Buffer.concat(pieces)
         let envelope: Uint8Array | undefined
+        const concat = vi.spyOn(Buffer, 'concat')
         const decodes = decodesOfLength(output.length, () => {
-          ;[envelope] = [...envelopeOf(step, [output])]
+          ;[envelope] = [...envelopeOf(step, pieces)]
         })
+        // the pieces are copied once, into the envelope: never joined into one output first
+        expect(concat).not.toHaveBeenCalled()
+        concat.mockRestore()
         const reference = okEnvelopeBytes(JSON.stringify({ output: output.toString('latin1'), variant }))
         expect(Buffer.from(envelope!).equals(Buffer.from(reference))).toBe(true)
         if (output.length > 0) expect(decodes).toEqual([])

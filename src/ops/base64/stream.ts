@@ -47,11 +47,12 @@ export function endBase64Encoder(e: Base64Encoder): Buffer {
 
 const ascii = new TextEncoder()
 
-// The JSON text of a streamed encode's answer data, `{"output":…,"variant":…}`, in three pieces around the
-// encoded bytes (src/lib/envelope.ts puts the envelope around them): Base64 text holds no character JSON
-// escapes, so its bytes go between the quotes as they are, where a string of the output, JSON.stringify
-// and a UTF-8 encoder would each copy it once more. The bytes are those of JSON.stringify({ output,
-// variant }).
-export function encodedDataJson(output: Uint8Array, variant: Base64Variant): Uint8Array[] {
-  return [ascii.encode('{"output":"'), output, ascii.encode(`","variant":${JSON.stringify(variant)}}`)]
+// The JSON text of a streamed encode's answer data, `{"output":…,"variant":…}`, in pieces: the encoded
+// bytes, in the pieces they were made in, between the text before and after them (src/lib/envelope.ts puts
+// the envelope around them and copies each once): Base64 text holds no character JSON escapes, so its
+// bytes go between the quotes as they are, where joining the pieces, a string of the output,
+// JSON.stringify and a UTF-8 encoder would each copy it once more. The bytes are those of
+// JSON.stringify({ output, variant }).
+export function encodedDataJson(output: readonly Uint8Array[], variant: Base64Variant): Uint8Array[] {
+  return [ascii.encode('{"output":"'), ...output, ascii.encode(`","variant":${JSON.stringify(variant)}}`)]
 }
