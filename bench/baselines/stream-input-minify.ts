@@ -104,12 +104,17 @@ function serveThread(): void {
       return
     }
     let answer: Uint8Array | undefined
-    if (!failed) {
-      held.push(endJsonStream(stream))
-      answer = okEnvelopeValueBytes(
-        formatResultOf(Buffer.concat(held), jsonStreamWarnings(stream)),
-        formatResultJson,
-      )
+    try {
+      if (!failed) {
+        held.push(endJsonStream(stream))
+        answer = okEnvelopeValueBytes(
+          formatResultOf(Buffer.concat(held), jsonStreamWarnings(stream)),
+          formatResultJson,
+        )
+      }
+    } catch {
+      // an input the floor does not handle (truncated, invalid): a 500, not a worker that never answers
+      answer = undefined
     }
     parentPort!.postMessage(answer, answer ? [answer.buffer as ArrayBuffer] : [])
     unescapeInput = inputUnescaper()

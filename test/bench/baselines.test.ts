@@ -57,7 +57,12 @@ describe('the bench baselines answer as the gateway does', () => {
             res.setEncoding('utf8')
             res.on('data', (c) => (text += c))
             res.on('end', () =>
-              resolve({ status: res.statusCode!, headers: res.headers, json: JSON.parse(text) }),
+              // a floor's 500 has no body: its status is the failure to report, not a parse error
+              resolve({
+                status: res.statusCode!,
+                headers: res.headers,
+                json: text ? JSON.parse(text) : undefined,
+              }),
             )
           },
         )
