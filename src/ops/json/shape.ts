@@ -29,7 +29,8 @@ export function namesPrototypeMember(text: string, start: number, end: number): 
 }
 
 const shapes = new WeakMap<object, ParsedShape>()
-// a body has a handful of members (json/diff's left, right and options): past this many, none is noted
+// a body has a handful of members (json/diff's left, right and options): only the first this many are
+// noted (a body with thousands of members is not walked for them)
 const MEMBERS_NOTED = 8
 
 // The members of a parsed body (json/diff's `left` and `right`), given what the pass found in the whole

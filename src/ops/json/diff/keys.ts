@@ -11,7 +11,6 @@ export { MAX_DEPTH }
 // Object.prototype member ("__proto__", "constructor", "toString", ...) is lost or crashes it.
 // Such documents are diffed under a reversible renaming: those keys, and any key that already
 // starts with the escape character, get the escape character prepended.
-const RESERVED = PROTOTYPE_NAMES
 const ESCAPE = '\u0000'
 
 export interface DocumentShape {
@@ -51,7 +50,7 @@ export function inspectDocument(value: Json, field: string): DocumentShape {
       }
     } else {
       for (const key in node) {
-        if (RESERVED.has(key)) reservedKeys = true
+        if (PROTOTYPE_NAMES.has(key)) reservedKeys = true
         const item = node[key]!
         if (!isContainer(item)) continue
         if (depth >= MAX_DEPTH) throw tooDeep()
@@ -68,7 +67,7 @@ function isContainer(value: Json): value is Json[] | JsonObject {
 }
 
 export function encodeKey(key: string): string {
-  return RESERVED.has(key) || key.startsWith(ESCAPE) ? ESCAPE + key : key
+  return PROTOTYPE_NAMES.has(key) || key.startsWith(ESCAPE) ? ESCAPE + key : key
 }
 
 function decodeKey(key: string): string {
