@@ -4,17 +4,20 @@ import { createDispatcher } from '../src/exec/dispatch.ts'
 import { createPoolMetrics } from '../src/exec/metrics.ts'
 import { createPools } from '../src/exec/pools.ts'
 import { DEFAULT_PLANS } from '../src/limits/plans.ts'
-import type { OpInput, OpName } from '../src/ops/registry.ts'
+import { CATALOG } from '../src/ops/catalog.ts'
+import type { AnyOp } from '../src/ops/define.ts'
 import type { Scenario } from './lib/scenario.ts'
 
 const KiB = 1024
 const ROUNDS = Number(process.env.BENCH_DISPATCH_OPS ?? 400)
 
-interface Case<N extends OpName> {
-  op: N
+interface Case {
+  op: AnyOp
   bytes: number
-  input: OpInput<N>
+  input: unknown
 }
+
+const op = (name: string) => CATALOG.named(name)!
 
 function jsonDoc(bytes: number): string {
   const items: unknown[] = []
@@ -27,18 +30,14 @@ function jsonDoc(bytes: number): string {
   return JSON.stringify(items)
 }
 
-const CASES: Case<OpName>[] = [1, 16, 64, 256, 1024].flatMap((k) => [
-  { op: 'hash', bytes: k * KiB, input: { algorithm: 'sha256', input: 'x'.repeat(k * KiB) } } as Case<'hash'>,
-  {
-    op: 'json.format',
-    bytes: k * KiB,
-    input: { input: jsonDoc(k * KiB), mode: 'pretty' },
-  } as Case<'json.format'>,
+const CASES: Case[] = [1, 16, 64, 256, 1024].flatMap((k) => [
+  { op: op('hash'), bytes: k * KiB, input: { algorithm: 'sha256', input: 'x'.repeat(k * KiB) } },
+  { op: op('json.format'), bytes: k * KiB, input: { input: jsonDoc(k * KiB), mode: 'pretty' } },
 ])
 
 // Throughput of the same operation run inline vs forced through a pool of (cores) threads with as many tasks
 // in flight: below the crossover the ~40 µs hop and the copies cost more than the work, above it the pool
-// wins (and keeps the event loop free). src/ops/registry.ts's poolAbove thresholds come from this table.
+// wins (and keeps the event loop free).
 export const dispatch: Scenario = {
   name: 'dispatch',
   title: 'Dispatch: inline vs forced through the worker pool, by operation and size',
@@ -55,7 +54,7 @@ export const dispatch: Scenario = {
       warm: true,
       admissionWaitMs: 0,
     })
-    const metrics = createPoolMetrics(new Registry(), () => pools.all())
+    const metrics = createPoolMetrics(new Registry(), () => pools.all(), CATALOG)
     const dispatcher = createDispatcher(pools, metrics)
     const limits = { ...DEFAULT_PLANS.business }
     const rows = []
@@ -77,20 +76,21 @@ export const dispatch: Scenario = {
           execution: { ...decided, mode: 'inline' as const },
         }
         const poolCtx = { workspaceId: 'ws_bench', limits, execution: { ...decided, mode: 'pool' as const } }
-        await dispatcher.run(c.op, c.input, poolCtx)
+        const work = { op: c.op, input: c.input, octets: false }
+        await dispatcher.run(work, poolCtx)
         let t0 = performance.now()
-        for (let i = 0; i < reps; i++) await dispatcher.run(c.op, c.input, inlineCtx)
+        for (let i = 0; i < reps; i++) await dispatcher.run(work, inlineCtx)
         const inlineOps = reps / ((performance.now() - t0) / 1000)
         t0 = performance.now()
-        await Promise.all(Array.from({ length: reps }, () => dispatcher.run(c.op, c.input, poolCtx)))
+        await Promise.all(Array.from({ length: reps }, () => dispatcher.run(work, poolCtx)))
         const poolOps = reps / ((performance.now() - t0) / 1000)
-        rows.push({ label: `${c.op} ${c.bytes / KiB} KiB inline`, value: inlineOps, unit: 'ops/s' })
+        rows.push({ label: `${c.op.name} ${c.bytes / KiB} KiB inline`, value: inlineOps, unit: 'ops/s' })
         rows.push({
-          label: `${c.op} ${c.bytes / KiB} KiB pool (${(poolOps / inlineOps).toFixed(2)}×)`,
+          label: `${c.op.name} ${c.bytes / KiB} KiB pool (${(poolOps / inlineOps).toFixed(2)}×)`,
           value: poolOps,
           unit: 'ops/s',
         })
-        if (c.op === 'json.format' && c.bytes === 1024 * KiB) ratio = poolOps / inlineOps
+        if (c.op.name === 'json.format' && c.bytes === 1024 * KiB) ratio = poolOps / inlineOps
       }
     } finally {
       await pools.close()

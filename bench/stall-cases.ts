@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { inlineUpTo } from '../src/exec/costs.ts'
 import { DEFAULT_PLANS, type PlanName } from '../src/limits/plans.ts'
-import { OPERATIONS, type OpName } from '../src/ops/registry.ts'
-import { markRuns, nestedArrays, worstCase } from './stall-inputs.ts'
+import { CATALOG, type Catalog } from '../src/ops/catalog.ts'
+import { HELD_ANSWER_LIMIT } from '../src/ops/stream-step.ts'
+import { markRuns, nestedArrays, worstRequest } from './stall-inputs.ts'
 
 // The requests of the `stall` bench and its regression test: for every op, its worst-case body at the
 // largest size a plan allows (capped by STALL_MAX_BYTES, so that a run stays within minutes), and the
@@ -23,20 +24,8 @@ const MAX_BYTES = Number(process.env.STALL_MAX_BYTES ?? Number.POSITIVE_INFINITY
 // raw bodies up to each plan's binary limit, at most this (business allows 1 GiB: hashing it proves
 // nothing 256 MiB does not, and takes the bench's client seconds to send)
 const RAW_MAX_BYTES = Number(process.env.STALL_RAW_MAX_BYTES ?? 256 * MiB)
-// a raw body answered as JSON may be at most this (src/http/body/stream-transform.ts, MAX_BUFFERED_BODY)
-const BUFFERED_MAX_BYTES = 100 * MiB
-
-function pathOf(op: OpName): string {
-  if (op === 'hash') return '/v1/hash/sha512'
-  if (op === 'hmac') return '/v1/hmac/sha512'
-  return `/v1/${op.replaceAll('.', '/')}`
-}
-
-function bodyOf(op: OpName, bytes: number): string {
-  const input = worstCase(op, bytes) as Record<string, unknown>
-  if (op === 'hash' || op === 'hmac') delete input.algorithm
-  return JSON.stringify(input)
-}
+// a raw body answered as JSON whose output the thread holds may be at most this (src/ops/stream-step.ts)
+const BUFFERED_MAX_BYTES = HELD_ANSWER_LIMIT
 
 function rsaJwk(e?: string): Record<string, unknown> {
   const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' })
@@ -154,20 +143,22 @@ export function rawCases(plan: PlanName): StallCase[] {
   ]
 }
 
-// Every op's worst case at the plan's JSON body limit (or STALL_MAX_BYTES), and just under its inline bound.
-export function opCases(plan: PlanName): StallCase[] {
+// Every op's worst case (OpDescriptor.worst) at the plan's JSON body limit (or STALL_MAX_BYTES), and just
+// under its inline bound: the catalog's ops, a test's own included.
+export function opCases(plan: PlanName, catalog: Catalog = CATALOG): StallCase[] {
   const limit = Math.min(DEFAULT_PLANS[plan].max_json_bytes, MAX_BYTES) - 4096
   const cases: StallCase[] = []
-  for (const op of Object.keys(OPERATIONS) as OpName[]) {
+  for (const op of catalog.ops) {
     const bound = inlineUpTo(op)
     const sizes = Number.isFinite(bound) ? [bound - 512, limit] : [1024]
     for (const bytes of sizes) {
+      const { path, body } = worstRequest(op, bytes)
       cases.push({
-        label: `${op} ${Math.round(bytes / 1024)} KiB`,
+        label: `${op.name} ${Math.round(bytes / 1024)} KiB`,
         plan,
-        path: pathOf(op),
+        path,
         type: 'application/json',
-        body: bodyOf(op, bytes),
+        body: JSON.stringify(body),
       })
     }
   }

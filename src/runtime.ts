@@ -19,6 +19,7 @@ import { errorSerializers } from './observability/log-errors.ts'
 import { type LogSink, openLogSink } from './observability/logger.ts'
 import { createMetrics, createProcessRegistry, type Metrics } from './observability/metrics.ts'
 import { createRedisMetrics, registerRedisUp } from './observability/redis-metrics.ts'
+import { CATALOG, type Catalog } from './ops/catalog.ts'
 import { openStore, type StoreSettings } from './store/open.ts'
 import type { RedisTarget } from './store/redis/client.ts'
 import type { Store } from './store/types.ts'
@@ -35,6 +36,8 @@ const INVALID_KEY_LOOKUPS = 5
 // Everything a gateway process opens at boot, closed in reverse order at shutdown.
 export interface Runtime {
   config: Config
+  // the operations this gateway serves (src/ops/catalog.ts): its routes, costs and job kinds
+  catalog: Catalog
   store: Store
   verifier: KeyVerifier
   metrics: Metrics
@@ -73,10 +76,13 @@ function jobsSettings(config: Config, redis: RedisTarget | undefined): JobsSetti
 export interface RuntimeOverrides {
   store?: Store
   clock?: () => number
+  // the built-in operations and a test's own (catalogWith)
+  catalog?: Catalog
 }
 
 export async function openRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
   const clock = overrides.clock ?? Date.now
+  const catalog = overrides.catalog ?? CATALOG
   // where state lives, decided once from the configuration and handed to the store, accounts and jobs
   const where: StoreSettings = {
     redis: redisTarget(config),
@@ -123,7 +129,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     }),
     clock,
   })
-  const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry)
+  const { pools, metrics: poolMetrics } = openPools(config.pools, metrics.registry, catalog)
   const untracedDispatcher = createDispatcher(pools, poolMetrics)
   const dispatcher = tracing ? tracing.traceDispatcher(untracedDispatcher) : untracedDispatcher
   const untracedStreams = createStreamRunner(pools, poolMetrics, {
@@ -136,6 +142,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   )
   const untracedJobs = await openJobs(jobsSettings(config, where.redis), {
     pools,
+    catalog,
     registry: metrics.registry,
     clock,
     log: (message, detail) => jobsLog.warn(detail, message),
@@ -146,6 +153,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   const keyActivity = new KeyActivity(accounts)
   return {
     config,
+    catalog,
     store,
     verifier,
     metrics,
@@ -205,7 +213,7 @@ export async function openWorkerRuntime(
   )
   const registry = createProcessRegistry(sourceCommit(config.commit))
   const observer = createRedisMetrics(registry)
-  const { pools } = openPools(config.pools, registry)
+  const { pools } = openPools(config.pools, registry, CATALOG)
   const settings = { ...jobsSettings(config, target), redis: target }
   const consumer = await openJobConsumer(settings, {
     pools,

@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
 import { errorValue, isAppError } from '../src/errors.ts'
-import { okEnvelopeValueBytes } from '../src/lib/envelope.ts'
-import { parseAndValidate } from '../src/lib/raw-json.ts'
-import { parseJsonExact } from '../src/ops/json/number.ts'
-import { exactNumbers, isOpName, OPERATIONS, type OpSpec } from '../src/ops/registry.ts'
+import { answerBytes, parseOpBytes, withAdded } from '../src/ops/answer.ts'
+import { catalogWith } from '../src/ops/catalog.ts'
+import type { AnyOp } from '../src/ops/define.ts'
 import { markStarted, reportProgress } from './boards.ts'
 import { afterTask } from './memory.ts'
 import { idleSchedulingForThisThread } from './policy.ts'
@@ -18,11 +17,14 @@ idleSchedulingForThisThread()
 // a pool started warm: load and warm every hot op before the first task (workers/warmup.ts)
 // (outside a pool, e.g. a test calling the entry directly, there is no thread data)
 const thread = workerData as Partial<ThreadData> | undefined
-await prepareThread(thread)
+// the ops this thread runs: the built-in ones, and those of the modules its pool names (a test's)
+const catalog = await catalogWith(thread?.opModules ?? [])
+await prepareThread(thread, catalog)
 
-function spec(op: string): OpSpec {
-  if (!isOpName(op)) throw new Error(`unknown operation ${op}`)
-  return OPERATIONS[op] as OpSpec
+function opNamed(name: string): AnyOp {
+  const op = catalog.named(name)
+  if (!op) throw new Error(`unknown operation ${name}`)
+  return op
 }
 
 // The progress callback of a task's operation: into the task's slot of the pool's progress board, read by
@@ -37,26 +39,18 @@ function progressOf(slot: number | undefined): ((fraction: number) => void) | un
 async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes?: Uint8Array }> {
   switch (task.kind) {
     case 'op': {
-      const op = spec(task.op)
-      const value = await op.run(task.input)
-      return task.envelope ? { bytes: okEnvelopeValueBytes(value, op.jsonBytes) } : { value }
-    }
-    case 'raw': {
-      const op = spec(task.op)
-      if (!op.body) throw new Error(`${task.op} takes no raw body`)
-      const parse = exactNumbers(task.op) ? parseJsonExact : JSON.parse
-      const body = parseAndValidate(task.raw, op.body, parse) as Record<string, unknown>
-      const value = await op.run(task.with ? { ...body, ...task.with } : body)
-      if (!task.octets) return { bytes: okEnvelopeValueBytes(value, op.jsonBytes) }
-      if (!op.octets) throw new Error(`${task.op} has no raw-bytes answer`)
-      return { bytes: op.octets(value) }
+      const op = opNamed(task.op)
+      const body = task.raw === undefined ? task.input : parseOpBytes(op, task.raw)
+      const value = await op.run(withAdded(body, task.with), { caps: task.caps })
+      return { bytes: answerBytes(op, value, task.octets) }
     }
     // loaded on a thread's first job task: a thread that only serves requests boots without it
     case 'job.prepare':
-      return { value: (await import('./jobs.ts')).prepareBody(task.raw) }
+      return { value: (await import('./jobs.ts')).prepareBody(catalog, task.raw) }
     case 'job.run': {
       const { runBody } = await import('./jobs.ts')
-      return { json: await runBody(task.raw, task.maxResultBytes, progressOf(task.slot)) }
+      const progress = progressOf(task.slot)
+      return { json: await runBody(catalog, task.raw, task.maxResultBytes, { caps: task.caps, progress }) }
     }
   }
 }
@@ -74,7 +68,7 @@ export default async function runTask(task: Task | StreamTask): Promise<TaskRepl
   const startedAt = performance.timeOrigin + performance.now()
   const board = thread?.starts
   if (board && task.slot !== undefined) markStarted(board, task.slot, startedAt)
-  if (isStreamTask(task)) return runStreamTask(task, startedAt)
+  if (isStreamTask(task)) return runStreamTask(catalog, task, startedAt)
   const elapsed = () => performance.timeOrigin + performance.now() - startedAt
   try {
     const reply: TaskReply = { ok: true, ...(await work(task)), startedAt, runMs: elapsed() }

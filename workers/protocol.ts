@@ -17,40 +17,46 @@ export interface ThreadData {
   // how busy the pool is (src/exec/pools.ts): a thread gives its memory back only once the pool is quiet
   // (workers/memory.ts)
   busy: SharedArrayBuffer
+  // modules declaring ops beyond the built-in ones (src/ops/catalog.ts, catalogWith): a test's own ops
+  opModules?: readonly string[]
 }
 
-// op: run the op on plain data; answered as the value, or, when `envelope` is set, as the whole success
-//     envelope in UTF-8 bytes, serialized and encoded on the thread and transferred
-// raw: the request body's JSON bytes, parsed, validated against the op's body schema, joined by `with`
-//      (what the route adds: a path parameter), run, answered as the whole success envelope in UTF-8 bytes,
-//      or as the op's raw bytes with `octets`, transferred (see src/lib/raw-json.ts)
-// job.prepare: a submitted job body's bytes, parsed and validated (workers/jobs.ts): answers the operation
+// op: an operation run on a pool thread: its input (parsed, for a body the event loop parsed) or the body's
+//     bytes (parsed and validated here against the op's schema), joined by what the route adds (`with`),
+//     answered as bytes to send as they are: the JSON success envelope, or the op's raw bytes (`octets`),
+//     made and encoded here and transferred
+// job.prepare: a submitted job body's bytes, parsed and validated (workers/jobs.ts): answers its operation
 // job.run: a job's body, run: answers the result's JSON text, refused past maxResultBytes
 export type Task =
-  | { kind: 'op'; op: string; input: unknown; envelope?: boolean; slot?: number }
   | {
-      kind: 'raw'
+      kind: 'op'
       op: string
+      input?: unknown
       // the body as it was read: one buffer, or the pieces of a chunked body (src/lib/raw-json.ts)
-      raw: Uint8Array[]
-      with?: Record<string, unknown>
-      octets?: boolean
+      raw?: Uint8Array[]
+      with?: Record<string, unknown> | undefined
+      octets: boolean
+      // the values of the op's caps for the workspace's plan (OpContext.caps)
+      caps: Readonly<Record<string, number>>
       slot?: number
     }
   | { kind: 'job.prepare'; raw: Uint8Array; slot?: number }
-  | { kind: 'job.run'; raw: Uint8Array; maxResultBytes: number; slot?: number }
-
-export type TaskKind = Task['kind']
+  | {
+      kind: 'job.run'
+      raw: Uint8Array
+      maxResultBytes: number
+      caps: Readonly<Record<string, number>>
+      slot?: number
+    }
 
 // an expected failure (an AppError on the thread), as a value
 export type TaskError = ErrorValue
 
-// value: plain data (op, job.prepare); json: JSON text (job.run); bytes: the response body to send as is
-// (op with envelope, raw)
+// bytes: the response body to send as is (op); value: plain data (job.prepare); json: JSON text (job.run)
 export type TaskReply =
   | { ok: true; value?: unknown; json?: string; bytes?: Uint8Array; startedAt: number; runMs: number }
   | { ok: false; error: TaskError; startedAt: number; runMs: number }
 
 // A raw body streamed to a thread chunk by chunk over a MessagePort of its own (kind 'stream':
-// src/exec/stream-run.ts on the main thread, stream-thread.ts on the pool thread).
+// src/exec/stream-run.ts on the main thread, workers/stream.ts on the pool thread).
 export type { StreamTask, StreamTaskResult } from './stream-protocol.ts'

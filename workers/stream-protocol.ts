@@ -3,30 +3,20 @@
 // the body arrives. Shared by the main side (src/exec/stream-run.ts) and the thread (workers/stream.ts).
 import type { MessagePort } from 'node:worker_threads'
 import type { ErrorValue } from '../src/errors.ts'
-import type { Base64Variant, DecodeVariant } from '../src/ops/base64/types.ts'
-import type { JsonFormatOptions, JsonWarning } from '../src/ops/json/format/format.ts'
-import type { ByteEncoding } from '../src/ops/types.ts'
 
-// The incremental op a streamed body is fed through, with its options (plain data). With `envelope`, the
-// answer is the JSON success envelope around what the op made of the whole body, built on the thread and
-// sent back as one piece of UTF-8 bytes, instead of the op's output piece by piece (workers/stream-steps.ts).
-export type StreamJob = (
-  | {
-      kind: 'json.format'
-      options: JsonFormatOptions & { warnings: boolean; buffered: boolean; expected_bytes?: number }
-    }
-  | { kind: 'base64.encode'; variant: Base64Variant; padding?: boolean }
-  | { kind: 'base64.decode'; variant: DecodeVariant; strict: boolean; output_encoding?: ByteEncoding }
-  | { kind: 'hash'; algorithm: string; length?: number }
-) & { envelope?: boolean }
+// The streamed op a body is fed through (OpDescriptor.stream, src/ops/define.ts): its name, the options its
+// route made of the query (plain data), whether the answer is its raw output (else the thread holds the output
+// and answers the whole JSON success envelope, as one piece of UTF-8 bytes), and its caps.
+export interface StreamJob {
+  op: string
+  options: unknown
+  octets: boolean
+  caps: Readonly<Record<string, number>>
+}
 
-// What the op knows once the body has ended, beside its output.
+// What the thread knows once the body has ended, beside its output: the input bytes it processed.
 export interface StreamResult {
-  // input bytes processed
   bytes: number
-  warnings?: JsonWarning[]
-  variant?: Base64Variant
-  digest?: Uint8Array
 }
 
 export interface StreamTask {
@@ -51,8 +41,8 @@ export const METER_SINCE = 1
 export const METER_BYTES = 2
 export const METER_SLOTS = 3
 
-// The task's reply when it ends: done (or cancelled: the client went away), or refused with the op's own
-// error (bad input, a limit, the compute budget reached between two pieces), as a value.
+// The task's reply when it ends: done (or cancelled: the client went away), refused with the op's own error
+// (bad input, a limit), as a value, or stopped at the compute budget.
 export type StreamTaskResult =
   | {
       ok: true
@@ -62,6 +52,8 @@ export type StreamTaskResult =
       cancelled: boolean
     }
   | { ok: false; error: ErrorValue; startedAt: number; runMs: number }
+  // stopped by the thread at the compute budget, between two pieces
+  | { ok: false; overBudget: true; bytesProcessed: number; startedAt: number; runMs: number }
 
 // main → thread
 export type ToThread =

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks'
-import { errorValue, isAppError, overTimeBudget } from '../src/errors.ts'
+import { errorValue, isAppError } from '../src/errors.ts'
 import { ownBytes } from '../src/lib/own-bytes.ts'
+import type { Catalog } from '../src/ops/catalog.ts'
+import type { StreamStep } from '../src/ops/stream-step.ts'
 import {
   type FromThread,
   METER_BUSY,
@@ -11,7 +13,6 @@ import {
   type StreamTaskResult,
   type ToThread,
 } from './stream-protocol.ts'
-import { createStreamStep, type StreamStep } from './stream-steps.ts'
 
 const now = () => performance.timeOrigin + performance.now()
 const SLICE = 64 * 1024
@@ -29,7 +30,11 @@ function cpuMs(): number {
 // the ring past a write (the formatter, encoders and hashers copy what they carry over). It waits
 // while the main side holds OUTPUT_WINDOW bytes it has not handed on. Only the time spent processing
 // counts towards the compute budget; the thread is idle, and charged nothing, while the body is in transit.
-export async function runStreamTask(task: StreamTask, startedAt: number): Promise<StreamTaskResult> {
+export async function runStreamTask(
+  catalog: Catalog,
+  task: StreamTask,
+  startedAt: number,
+): Promise<StreamTaskResult> {
   const { port, budgetMs } = task
   const meter = new Float64Array(task.meter)
   const inbox: ToThread[] = []
@@ -52,7 +57,7 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
   }
   // an answer built as one envelope keeps the output here until the end (bounded by the op's own output
   // budget: src/ops/json/format/format.ts outputCap; and by the buffered body limit for Base64)
-  let held: Uint8Array[] | undefined = task.job.envelope ? [] : undefined
+  let held: Uint8Array[] | undefined = task.job.octets ? undefined : []
   function send(piece: Uint8Array): void {
     if (piece.length === 0) return
     if (held) {
@@ -80,7 +85,7 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
         meter[METER_BUSY]! += cpuMs() - from
         meter[METER_SINCE] = 0
       }
-      if (meter[METER_BUSY]! > budgetMs) throw overBudget(budgetMs, meter[METER_BYTES]!)
+      if (meter[METER_BUSY]! > budgetMs) throw new OverBudget()
       if (next.done) return
       send(next.value)
       if (outstanding >= OUTPUT_WINDOW) await until(() => outstanding < OUTPUT_WINDOW)
@@ -93,7 +98,7 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
   let readTo = 0
   let unacked = 0
   try {
-    const step = createStreamStep(task.job)
+    const step = stepOf(catalog, task.job)
     for (;;) {
       await until(() => inbox.length > 0)
       if (cancelled) return finished()
@@ -124,12 +129,17 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
         const output = held
         held = undefined
         // metered like any piece: the envelope of a large answer is real work (escaping, encoding)
-        await run(envelopeOf(step, output))
+        await run(envelopeOf(step, output, bytes))
       }
-      post({ t: 'done', result: { ...step.result(), bytes } })
+      post({ t: 'done', result: { bytes } })
       return finished()
     }
   } catch (err) {
+    // stopped at the budget: answered by the one failure table as a task killed there would be
+    // (src/exec/pool-failure.ts), with the bytes it had processed
+    const runMs = meter[METER_BUSY]!
+    if (err instanceof OverBudget)
+      return { ok: false, overBudget: true, bytesProcessed: meter[METER_BYTES]!, startedAt, runMs }
     // an expected failure (bad input, a limit) is the task's answer; anything else is a bug and rejects it
     if (!isAppError(err)) throw err
     return { ok: false, error: errorValue(err), startedAt, runMs: meter[METER_BUSY]! }
@@ -143,14 +153,18 @@ export async function runStreamTask(task: StreamTask, startedAt: number): Promis
 // body, serialized and UTF-8 encoded here (a 100 MiB Base64 answer held the event loop for hundreds of ms
 // when concatenated, decoded, escaped and encoded there; stream-steps.ts makes it from the output's bytes).
 // Its ArrayBuffer is its own: it moves, uncopied.
-export function* envelopeOf(step: StreamStep, held: Uint8Array[]): Generator<Uint8Array> {
-  if (!step.answer) throw new Error('this op has no JSON answer built from its whole output')
-  const answer = step.answer(held)
+export function* envelopeOf(step: StreamStep, held: Uint8Array[], bytes: number): Generator<Uint8Array> {
+  const answer = step.answer(held, bytes)
   held.length = 0
   yield answer
 }
 
-// Stopped by this thread at the budget (its CPU time), as the pool answers a task it kills there.
-function overBudget(budgetMs: number, bytesProcessed: number) {
-  return overTimeBudget('The operation', budgetMs, { bytes_processed: bytesProcessed })
+// Stopped by this thread at the budget (its CPU time, checked between pieces).
+class OverBudget extends Error {}
+
+// The op's step for this body (OpDescriptor.stream.step).
+function stepOf(catalog: Catalog, job: StreamTask['job']): StreamStep {
+  const stream = catalog.named(job.op)?.stream
+  if (!stream) throw new Error(`${job.op} takes no streamed body`)
+  return stream.step(job.options, job.octets, job.caps)
 }

@@ -3,15 +3,16 @@
 // parser, the route (src/http/define-route.ts, run-op.ts) and the dispatcher (dispatch.ts) all read this
 // one value (request.execution); none of them decides again. docs/dispatch.md, "One decision".
 import type { PlanLimits } from '../limits/plans.ts'
-import { type OpName, parsesOnWorker } from '../ops/registry.ts'
+import type { AnyOp } from '../ops/define.ts'
 import type { Reservation } from './admission.ts'
-import { hasHeavyCase, heavyInput, inlineUpTo } from './costs.ts'
+import { type Costed, hasHeavyCase, heavyInput, inlineUpTo } from './costs.ts'
 
 export type ExecutionMode = 'inline' | 'pool' | 'stream'
 
-export interface ExecutionDecision {
+export interface ExecutionDecision<W extends Costed = AnyOp> {
   mode: ExecutionMode
-  op: OpName
+  // the work decided for: the route's op (or a job's submission)
+  op: W
   // inline only: the op has a heavy case (e.g. RSA signing) that its parsed input may reveal; such input
   // goes to the pool (see modeFor), everything else stays inline
   heavyCheck: boolean
@@ -22,12 +23,12 @@ export interface ExecutionDecision {
 }
 
 // The decision as stored on the request, with the place on the pool held for its body (pool mode).
-export interface Execution extends ExecutionDecision {
+export interface Execution extends ExecutionDecision<AnyOp> {
   reservation: Reservation | null
 }
 
-export interface DecisionInput {
-  op: OpName
+export interface DecisionInput<W extends Costed> {
+  op: W
   limits: PlanLimits
   // the body's declared size (declaredBodyBytes), undefined when it has none (chunked)
   declaredBytes: number | undefined
@@ -52,12 +53,12 @@ export function declaredBodyBytes(
 // - Inline only when the declared size is within the op's inline bound, the worst case at that size being
 //   small (src/exec/costs.ts, inlineUpTo; for ops whose schema bounds their work, the worst case is
 //   parsing the body). A body with no declared length is never inline: its size is unbounded until read.
-export function decideExecution({
+export function decideExecution<W extends Costed>({
   op,
   limits,
   declaredBytes,
   contentType,
-}: DecisionInput): ExecutionDecision {
+}: DecisionInput<W>): ExecutionDecision<W> {
   // one object per request, built whole (every request makes one: no spread of a shared base)
   const octets = contentType?.toLowerCase().startsWith('application/octet-stream') === true
   if (octets) return { mode: 'stream', op, heavyCheck: false, rawBody: false, declaredBytes }
@@ -65,12 +66,13 @@ export function decideExecution({
   if (declaredBytes !== undefined && declaredBytes < bound) {
     return { mode: 'inline', op, heavyCheck: hasHeavyCase(op), rawBody: false, declaredBytes }
   }
-  return { mode: 'pool', op, heavyCheck: false, rawBody: parsesOnWorker(op), declaredBytes }
+  // every op's body has its schema: a large one is parsed and validated on the worker
+  return { mode: 'pool', op, heavyCheck: false, rawBody: true, declaredBytes }
 }
 
 // The mode for this input: the decision's, except that an inline decision whose op has a heavy case goes to
 // the pool when the parsed input is that case. The only place input moves work, and only ever to the pool.
-export function modeFor(decision: ExecutionDecision, input: unknown): ExecutionMode {
+export function modeFor(decision: ExecutionDecision<Costed>, input: unknown): ExecutionMode {
   if (decision.mode === 'inline' && decision.heavyCheck && heavyInput(decision.op, input)) return 'pool'
   return decision.mode
 }

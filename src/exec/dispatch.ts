@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import type { Task } from '../../workers/protocol.ts'
-import { AppError } from '../errors.ts'
-import { okEnvelope } from '../lib/envelope.ts'
 import type { PlanLimits } from '../limits/plans.ts'
+import { opCaps } from '../limits/plans.ts'
 import { batchedChild } from '../observability/batched-counter.ts'
-import { OPERATIONS, type OpInput, type OpName, type OpOutput } from '../ops/registry.ts'
+import { answerBytes, answerText, parseOpBytes, withAdded } from '../ops/answer.ts'
+import type { AnyOp } from '../ops/define.ts'
 import type { Reservation } from './admission.ts'
 import { type Execution, modeFor } from './decide.ts'
 import type { PoolMetrics } from './metrics.ts'
@@ -19,15 +19,24 @@ export interface DispatchContext {
   execution: Execution
 }
 
-// What a route adds to a raw body on the thread: fields from its path (`with`), and whether the answer is
-// the op's raw bytes (Accept: application/octet-stream) rather than the JSON envelope.
-export interface RawOptions {
-  with?: Record<string, unknown>
-  octets?: boolean
+// What a request asks of its op: its input (a body the event loop parsed) or its body's bytes (a body the
+// decision handed to the worker, parsed and validated there: src/lib/raw-json.ts), what the route adds to
+// it (its path's fields, what a raw-bytes answer asks for), and whether the answer is the op's raw bytes
+// (Accept: application/octet-stream) rather than the JSON envelope.
+export interface OpWork {
+  op: AnyOp
+  input?: unknown
+  raw?: Uint8Array[]
+  added?: Record<string, unknown> | undefined
+  octets: boolean
 }
 
-export interface Dispatched<T> {
-  value: T
+// An answer to send as it is: the JSON envelope's text (made inline) or bytes (the envelope made and
+// encoded on a thread, or the op's raw bytes).
+export type Answer = string | Uint8Array
+
+export interface Dispatched {
+  value: Answer
   // for Server-Timing: where it ran and how long it waited and ran (ms)
   where: string
   waitMs: number
@@ -35,40 +44,31 @@ export interface Dispatched<T> {
 }
 
 export interface Dispatcher {
-  // runs an op inline, now: its value, or a promise of it for an op that is asynchronous itself (JWT). For a
-  // request whose decision (modeFor) is inline; no promise, timing or envelope object on the hot path (the
-  // workspace and declared size are for a span, when tracing is on)
-  inline<N extends OpName>(
-    name: N,
-    input: OpInput<N>,
-    workspaceId: string,
-    declaredBytes: number | undefined,
-  ): OpOutput<N> | Promise<OpOutput<N>>
-  // runs an op where the request's decision says; resolves to its value
-  run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext): Promise<Dispatched<OpOutput<N>>>
-  // the same, resolving to the whole success envelope: made, serialized and UTF-8 encoded on the thread
-  // when the op ran on the pool (bytes, moved back), so a large result is never stringified or encoded on
-  // the event loop; its text when the op ran inline (inline work is small)
-  runEnvelope(name: OpName, input: unknown, ctx: DispatchContext): Promise<Dispatched<string | Uint8Array>>
-  // a raw JSON body, parsed, validated, joined by what the route adds (`with`), run and serialized on the
-  // pool: resolves to the whole success envelope as UTF-8 bytes, or to the op's raw bytes (`octets`), to
-  // send as they are
-  runRaw(
-    name: OpName,
-    body: Uint8Array[],
-    ctx: DispatchContext,
-    options?: RawOptions,
-  ): Promise<Dispatched<Uint8Array>>
+  // The one way a request's op runs, where its decision says (src/exec/decide.ts, modeFor). Inline: the
+  // answer now, with no promise, timing or envelope object on the hot path (or, for an op that is
+  // asynchronous itself, JWT, a promise of it); on the pool, through the one submit: a promise of the
+  // answer made and encoded on the thread (bytes moved back: a large result is never stringified or encoded
+  // on the event loop), with where it ran and how long it waited and ran.
+  run(work: OpWork, ctx: DispatchContext): Answer | Promise<Dispatched>
   // a place on the pool this request would use, held while its body arrives: at once, or after waiting
   // up to `waitMs` for one; admitted false when the pool stayed full (refuse it before reading the body)
   // (a refusal counts as an `overloaded` task of `op`, like a full queue at dispatch)
   reserve(
     ctx: Omit<DispatchContext, 'execution'>,
     waitMs: number,
-    op: OpName,
+    op: AnyOp,
   ): { reservation: Reservation; admitted: Promise<boolean> }
   // gives a reservation back when its request ends without running its task
   cancel(ctx: Omit<DispatchContext, 'execution'>, reservation: Reservation): void
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}
+
+// Whether the answer is still to come (pool work, an asynchronous op) rather than there now.
+export function pending(answer: Answer | Promise<Dispatched>): answer is Promise<Dispatched> {
+  return typeof answer !== 'string' && !(answer instanceof Uint8Array)
 }
 
 // Runs each op where its request's decision (src/exec/decide.ts) says: inline on the event loop, or on
@@ -77,8 +77,8 @@ export interface Dispatcher {
 // thread) → 422; a thread out of memory → 422; a full pool → 503. Dead threads are replaced by Piscina.
 export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatcher {
   // the label lookup is a hash of the label object: resolve each op's inline counter once
-  const inlineCounts = new Map<OpName, { inc(): void }>()
-  function countInline(name: OpName): void {
+  const inlineCounts = new Map<string, { inc(): void }>()
+  function countInline(name: string): void {
     let counter = inlineCounts.get(name)
     if (!counter) {
       counter = batchedChild(metrics.dispatch, { op: name, mode: 'inline' })
@@ -87,72 +87,72 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     counter.inc()
   }
 
-  async function inline<T>(name: OpName, input: unknown, envelope: boolean): Promise<Dispatched<T>> {
-    countInline(name)
-    const started = performance.now()
-    const value = await (OPERATIONS[name].run as (i: unknown) => unknown)(input)
-    const out = (envelope ? okEnvelope(JSON.stringify(value)) : value) as T
-    return { value: out, where: 'inline', waitMs: 0, runMs: performance.now() - started }
+  function answerOf(work: OpWork, value: unknown): Answer {
+    return work.octets ? answerBytes(work.op, value, true) : answerText(value)
   }
 
-  async function onPool<T>(
-    name: OpName,
-    task: Task,
-    ctx: DispatchContext,
-    fallback: () => Promise<Dispatched<T>>,
-  ): Promise<Dispatched<T>> {
+  // On the event loop: the op's answer now, or (an asynchronous op) a promise of it.
+  function inline(work: OpWork, input: unknown, limits: PlanLimits): Answer | Promise<Dispatched> {
+    countInline(work.op.name)
+    const value = work.op.run(input, { caps: opCaps(work.op, limits) })
+    if (!isPromise(value)) return answerOf(work, value)
+    const started = performance.now()
+    return value.then((v) => ({
+      value: answerOf(work, v),
+      where: 'inline',
+      waitMs: 0,
+      runMs: performance.now() - started,
+    }))
+  }
+
+  async function onPool(work: OpWork, input: unknown, ctx: DispatchContext): Promise<Dispatched> {
+    const { op } = work
+    const task: Task = {
+      kind: 'op',
+      op: op.name,
+      ...(work.raw ? { raw: work.raw, with: work.added } : { input }),
+      octets: work.octets,
+      caps: opCaps(op, ctx.limits),
+    }
     const outcome = await submit(pools, task, {
       workspaceId: ctx.workspaceId,
       tier: ctx.limits.pool,
       budgetMs: ctx.limits.compute_budget_ms,
       reservation: ctx.execution.reservation,
-      count: { metrics, op: name },
+      count: { metrics, op: op.name },
     })
     if (outcome.ok) {
       const { reply, pool: where, waitMs, runMs } = outcome
-      return { value: (reply.bytes ?? reply.json ?? reply.value) as T, where, waitMs, runMs }
+      return { value: reply.bytes!, where, waitMs, runMs }
     }
     // Too deeply nested to cross the thread boundary (structured clone recurses): every op that takes
     // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
-    if (outcome.failure.kind === 'unclonable') return fallback()
+    if (outcome.failure.kind === 'unclonable') {
+      const body = work.raw ? withAdded(parseOpBytes(op, work.raw), work.added) : input
+      const answer = inline(work, body, ctx.limits)
+      if (pending(answer)) return answer
+      return { value: answer, where: 'inline', waitMs: 0, runMs: 0 }
+    }
     throw failureError(outcome.failure, { subject: 'The operation', pool: outcome.pool })
   }
 
-  function dispatch<T>(name: OpName, input: unknown, ctx: DispatchContext, envelope: boolean) {
-    if (modeFor(ctx.execution, input) !== 'pool') return inline<T>(name, input, envelope)
-    const task: Task = { kind: 'op', op: name, input, envelope }
-    return onPool<T>(name, task, ctx, () => inline<T>(name, input, envelope))
-  }
-
-  const tenant = (ctx: Omit<DispatchContext, 'execution'>): Tenant => ({
-    workspaceId: ctx.workspaceId,
-    tier: ctx.limits.pool,
-  })
-
   return {
-    inline<N extends OpName>(name: N, input: OpInput<N>) {
-      // (workspaceId and declaredBytes: the traced dispatcher's)
-      countInline(name)
-      return (OPERATIONS[name].run as (i: unknown) => OpOutput<N> | Promise<OpOutput<N>>)(input)
-    },
-    run<N extends OpName>(name: N, input: OpInput<N>, ctx: DispatchContext) {
-      return dispatch<OpOutput<N>>(name, input, ctx, false)
-    },
-    runEnvelope(name, input, ctx) {
-      return dispatch<string | Uint8Array>(name, input, ctx, true)
-    },
-    runRaw(name, body, ctx, options = {}) {
+    run(work, ctx) {
       // a raw body is a flat byte string: it always crosses the thread boundary
-      const task: Task = { kind: 'raw', op: name, raw: body, ...options }
-      return onPool<Uint8Array>(name, task, ctx, () => {
-        throw new AppError('ERR_INTERNAL')
-      })
+      if (work.raw) return onPool(work, undefined, ctx)
+      const input = withAdded(work.input, work.added)
+      if (modeFor(ctx.execution, input) === 'inline') return inline(work, input, ctx.limits)
+      return onPool(work, input, ctx)
     },
     reserve(ctx, waitMs, op) {
-      return reserve(pools, tenant(ctx), waitMs, { metrics, op })
+      return reserve(pools, tenantOf(ctx), waitMs, { metrics, op: op.name })
     },
     cancel(ctx, reservation) {
-      cancel(pools, tenant(ctx), reservation)
+      cancel(pools, tenantOf(ctx), reservation)
     },
   }
+}
+
+function tenantOf(ctx: Omit<DispatchContext, 'execution'>): Tenant {
+  return { workspaceId: ctx.workspaceId, tier: ctx.limits.pool }
 }

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import { cross, zeroCounter } from '../observability/zero.ts'
-import { OPERATIONS } from '../ops/registry.ts'
+import type { Catalog } from '../ops/catalog.ts'
 import type { NamedPool } from './pools.ts'
 
 export interface PoolMetrics {
@@ -20,7 +20,11 @@ const BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 
 
 // Pool gauges are read from Piscina at scrape time; the rest is recorded by the dispatcher. The pools exist
 // before this is called (src/runtime.ts): their outcome and restart series start at 0.
-export function createPoolMetrics(registry: Registry, pools: () => NamedPool[]): PoolMetrics {
+export function createPoolMetrics(
+  registry: Registry,
+  pools: () => NamedPool[],
+  catalog: Catalog,
+): PoolMetrics {
   new Gauge({
     name: 'anvil_pool_utilization_ratio',
     help:
@@ -112,11 +116,11 @@ export function createPoolMetrics(registry: Registry, pools: () => NamedPool[]):
   }
   const names = pools().map((p) => p.name)
   // every operation can reach a pool: a body past its inline bound, or heavy whatever the size
-  const pooled = Object.keys(OPERATIONS)
+  const pooled = catalog.ops.map((op) => op.name)
   zeroCounter(metrics.outcomes, cross({ pool: names, op: pooled, outcome: POOL_OUTCOMES }))
   zeroCounter(metrics.restarts, cross({ pool: names }))
   zeroCounter(metrics.busy, cross({ pool: names }))
-  zeroCounter(metrics.dispatch, cross({ op: Object.keys(OPERATIONS), mode: ['inline'] }))
+  zeroCounter(metrics.dispatch, cross({ op: pooled, mode: ['inline'] }))
   zeroCounter(metrics.dispatch, cross({ op: pooled, mode: ['pool'] }))
   return metrics
 }

@@ -40,7 +40,14 @@ interface Row<K extends PoolFailureKind> {
   // whether its thread was lost and replaced (anvil_pool_worker_restarts_total): Piscina terminates the
   // thread of an aborted task, or of one out of memory, and starts another
   threadLost: boolean | 'if started'
+  // why a job that ran failed (its record's `reason`); undefined: the job did not end (a full pool puts it
+  // back in the queue, a stop hands it back or records it cancelled)
+  jobReason: JobFailureReason | undefined
 }
+
+// A job's failure reasons (src/jobs/types.ts JobOutcome): its operation refused it, it ran out of time, or
+// its run crashed (out of memory included).
+export type JobFailureReason = 'operation' | 'timeout' | 'crash'
 
 const internal = (failure: { cause: unknown }) =>
   // the client sees ERR_INTERNAL only; the cause stays on the error for the log (with the request id)
@@ -49,7 +56,13 @@ const internal = (failure: { cause: unknown }) =>
 // The one table from a pool failure to the client's error and the pool metrics, for every caller: the
 // dispatcher, streamed bodies, job runs and job submissions.
 export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
-  refused: { error: (f) => fromErrorValue(f.error), outcome: 'error', dispatched: true, threadLost: false },
+  refused: {
+    error: (f) => fromErrorValue(f.error),
+    outcome: 'error',
+    dispatched: true,
+    threadLost: false,
+    jobReason: 'operation',
+  },
   overloaded: {
     // load, not the request's fault: worth retrying shortly
     error: (_, w) =>
@@ -59,6 +72,7 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
     outcome: 'overloaded',
     dispatched: false,
     threadLost: false,
+    jobReason: undefined,
   },
   timeout: {
     error: (f, w) =>
@@ -70,6 +84,7 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
     outcome: 'timeout',
     dispatched: true,
     threadLost: true,
+    jobReason: 'timeout',
   },
   oom: {
     error: (_, w) =>
@@ -79,12 +94,26 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
     outcome: 'oom',
     dispatched: true,
     threadLost: true,
+    jobReason: 'crash',
   },
-  crash: { error: internal, outcome: 'crash', dispatched: true, threadLost: true },
+  crash: { error: internal, outcome: 'crash', dispatched: true, threadLost: true, jobReason: 'crash' },
   // the caller's own stop: nothing about the task; its thread is lost if it had started
-  stopped: { error: internal, outcome: undefined, dispatched: true, threadLost: 'if started' },
-  // never ran (the dispatcher answers it inline, where the op's own depth guard refuses it)
-  unclonable: { error: internal, outcome: undefined, dispatched: false, threadLost: false },
+  stopped: {
+    error: internal,
+    outcome: undefined,
+    dispatched: true,
+    threadLost: 'if started',
+    jobReason: undefined,
+  },
+  // never ran (the dispatcher answers it inline, where the op's own depth guard refuses it; a job's run
+  // cannot, and fails as a crash)
+  unclonable: {
+    error: internal,
+    outcome: undefined,
+    dispatched: false,
+    threadLost: false,
+    jobReason: 'crash',
+  },
 }
 
 // The client error of a pool failure.

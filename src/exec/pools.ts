@@ -67,7 +67,13 @@ function threadLimits(memoryMb: number) {
   return { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 8 }
 }
 
-function createPool(name: string, config: PoolConfig, warm: boolean, nice: number): NamedPool {
+function createPool(
+  name: string,
+  config: PoolConfig,
+  warm: boolean,
+  nice: number,
+  opModules: readonly string[],
+): NamedPool {
   const capacity = config.threads + config.queue
   const starts = new StartBoard(capacity)
   const progress = new ProgressBoard(capacity)
@@ -75,7 +81,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
   // only says the boot threads got there, and a replaced thread does not make the gateway unready)
   const warmed = new Int32Array(new SharedArrayBuffer(4))
   // requests on the pool: arriving, waiting or running (admission keeps it, threads read it:
-  // src/exec/thread-memory.ts)
+  // workers/memory.ts)
   const busy = new Int32Array(new SharedArrayBuffer(4))
   const piscina = new Piscina({
     filename: WORKER,
@@ -95,6 +101,7 @@ function createPool(name: string, config: PoolConfig, warm: boolean, nice: numbe
       warmUp: warm,
       warmed: warmed.buffer,
       busy: busy.buffer,
+      ...(opModules.length > 0 ? { opModules } : {}),
     } satisfies ThreadData,
     closeTimeout: 5_000,
     niceIncrement: nice,
@@ -121,15 +128,16 @@ function startThreadpoolOnThisThread(): void {
 }
 
 // Created at boot, destroyed on close: a free pool, a paid pool, and one pool per dedicated workspace.
-export function createPools(config: PoolsConfig): PoolSet {
+// `opModules`: modules declaring ops beyond the built-in ones, loaded by every thread (a test's ops).
+export function createPools(config: PoolsConfig, opModules: readonly string[] = []): PoolSet {
   startThreadpoolOnThisThread()
-  const free = createPool('free', config.free, config.warm, NICE.free)
-  const paid = createPool('paid', config.paid, config.warm, NICE.paid)
+  const free = createPool('free', config.free, config.warm, NICE.free, opModules)
+  const paid = createPool('paid', config.paid, config.warm, NICE.paid, opModules)
   // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous
   const dedicated = new Map(
     Object.entries(config.dedicated).map(([workspaceId, threads], i) => [
       workspaceId,
-      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm, NICE.paid),
+      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm, NICE.paid, opModules),
     ]),
   )
   const all = [free, paid, ...dedicated.values()]

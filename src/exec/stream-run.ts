@@ -70,7 +70,7 @@ export function createStreamRunner(
 ): StreamRunner {
   // a place on the pool, waiting with the body unread; the client gone while it waits gives it back
   async function admit(tenant: Tenant, job: StreamJob, ctx: StreamContext) {
-    const count = { metrics, op: job.kind }
+    const count = { metrics, op: job.op }
     const { reservation, admitted, pool } = reserve(pools, tenant, options.admissionWaitMs, count)
     const onGone = () => giveBack(pools, tenant, reservation)
     ctx.signal.addEventListener('abort', onGone, { once: true })
@@ -159,7 +159,7 @@ export function createStreamRunner(
       reservation,
       stop: kill.signal,
       meter,
-      count: { metrics, op: job.kind },
+      count: { metrics, op: job.op },
     })
       .then((outcome) => {
         if (outcome.ok) {

@@ -66,7 +66,7 @@ type TransferList = NonNullable<Parameters<Piscina['run']>[1]>['transferList']
 // body's port. A job's bytes are kept by its submitter (stored after prepare): copied.
 function transferable(task: Task | StreamTask): TransferList | undefined {
   if (task.kind === 'stream') return [task.port] as TransferList
-  if (task.kind !== 'raw') return undefined
+  if (task.kind !== 'op' || task.raw === undefined) return undefined
   return task.raw.filter(ownsBuffer).map((part) => part.buffer as ArrayBuffer)
 }
 
@@ -75,7 +75,7 @@ function record(count: Count | undefined, pool: string) {
   const m = count?.metrics
   const op = count?.op ?? ''
   return {
-    replied(waitMs: number, runMs: number, outcome: 'ok' | 'error' | undefined): void {
+    replied(waitMs: number, runMs: number, outcome: 'ok' | 'error' | 'timeout' | undefined): void {
       if (!m) return
       m.dispatch.inc({ op, mode: 'pool' })
       m.wait.observe({ pool, op }, waitMs / 1000)
@@ -135,6 +135,16 @@ export async function submit(
       | StreamTaskResult
     const waitMs = Math.max(0, reply.startedAt - submittedAt)
     if (!reply.ok) {
+      // a streamed body's thread that stopped itself at the budget: the same outcome as a task killed there
+      if ('overBudget' in reply) {
+        metrics.replied(waitMs, reply.runMs, 'timeout')
+        const failure = {
+          kind: 'timeout' as const,
+          budgetMs: s.budgetMs,
+          bytesProcessed: reply.bytesProcessed,
+        }
+        return { ok: false, failure, pool: pool.name }
+      }
       metrics.replied(waitMs, reply.runMs, 'error')
       return { ok: false, failure: { kind: 'refused', error: reply.error }, pool: pool.name }
     }

@@ -125,7 +125,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     ready: () => runtime.ready(),
     headers: DOCUMENTED_HEADERS,
   })
-  await app.register(v1Routes)
+  await app.register(v1Routes, { catalog: runtime.catalog })
   await app.register(consoleRoutes, {
     store: runtime.store,
     config,

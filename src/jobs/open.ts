@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { Registry } from 'prom-client'
 import type { PoolSet } from '../exec/pools.ts'
 import type { TraceCarrier } from '../observability/trace-context.ts'
+import type { Catalog } from '../ops/catalog.ts'
 import type { RedisTarget } from '../store/redis/client.ts'
 import type { RedisObserver } from '../store/redis/instrument.ts'
 import { EmbeddedJobBackend } from './embedded/backend.ts'
@@ -12,6 +13,7 @@ import { emptyDepth, type JobBackend, type JobsConfig, type JobTracer } from './
 
 export interface OpenJobsDeps {
   pools: PoolSet
+  catalog: Catalog
   registry: Registry
   clock: () => number
   log: (message: string, detail: Record<string, unknown>) => void
@@ -60,7 +62,7 @@ export async function openJobs(config: JobsSettings, deps: OpenJobsDeps): Promis
         metrics,
         log: deps.log,
       })
-  return createJobService({ backend, pools: deps.pools, metrics, clock: deps.clock })
+  return createJobService({ backend, pools: deps.pools, catalog: deps.catalog, metrics, clock: deps.clock })
 }
 
 export interface OpenConsumerDeps {

@@ -1,6 +1,6 @@
 import type { Task } from '../../workers/protocol.ts'
 import { errorValue } from '../errors.ts'
-import { failureError, type PoolFailure } from '../exec/pool-failure.ts'
+import { failureError, POOL_FAILURES } from '../exec/pool-failure.ts'
 import type { PoolSet } from '../exec/pools.ts'
 import type { ProgressProbe } from '../exec/progress-board.ts'
 import { submit } from '../exec/submit.ts'
@@ -11,15 +11,7 @@ export class PoolBusyError extends Error {
   override name = 'PoolBusyError'
 }
 
-// Why a job that ran failed, by how its pool task failed (the error itself is the one table's,
-// src/exec/pool-failure.ts, as the synchronous endpoint answers it).
-const REASONS = {
-  refused: 'operation',
-  timeout: 'timeout',
-  oom: 'crash',
-  crash: 'crash',
-  unclonable: 'crash',
-} as const satisfies Partial<Record<PoolFailure['kind'], Extract<JobOutcome, { status: 'failed' }>['reason']>>
+const NO_CAPS = Object.freeze({})
 
 // Runs a job on its workspace's pool under the job budget, through the one submit (src/exec/submit.ts:
 // admission, fair turns, a budget counted from when a thread starts the task). Resolves with how the job
@@ -33,7 +25,8 @@ export async function runJob(
   stop: AbortSignal,
   progress?: ProgressProbe,
 ): Promise<JobOutcome> {
-  const task: Task = { kind: 'job.run', raw: input, maxResultBytes: job.max_result_bytes }
+  // job ops declare no caps (defineOp refuses both: src/ops/define.ts)
+  const task: Task = { kind: 'job.run', raw: input, maxResultBytes: job.max_result_bytes, caps: NO_CAPS }
   const outcome = await submit(pools, task, {
     workspaceId: job.workspace_id,
     tier: job.tier,
@@ -50,7 +43,12 @@ export async function runJob(
       cause: 'cause' in failure ? failure.cause : undefined,
     })
   const error = errorValue(failureError(failure, { subject: 'The job' }))
-  const failed: JobOutcome = { status: 'failed', error, reason: REASONS[failure.kind] }
+  // the one failure table says why (src/exec/pool-failure.ts): the kinds that do not end a job were handled above
+  const failed: JobOutcome = {
+    status: 'failed',
+    error,
+    reason: POOL_FAILURES[failure.kind].jobReason ?? 'crash',
+  }
   // a crash's cause goes to the worker's log
   return 'cause' in failure ? { ...failed, cause: failure.cause } : failed
 }

@@ -1,5 +1,6 @@
 import type { PoolSet } from '../exec/pools.ts'
 import type { PlanLimits, PlanName } from '../limits/plans.ts'
+import type { Catalog } from '../ops/catalog.ts'
 import type { Page } from '../store/types.ts'
 import { isJobId, newJobId } from './job-id.ts'
 import type { JobMetrics } from './metrics.ts'
@@ -41,15 +42,17 @@ export interface JobService {
 export interface JobServiceDeps {
   backend: JobBackend
   pools: PoolSet
+  // the ops that may run as jobs, and their schemas (src/ops/catalog.ts)
+  catalog: Catalog
   metrics: JobMetrics
   clock: () => number
 }
 
-export function createJobService({ backend, pools, metrics, clock }: JobServiceDeps): JobService {
+export function createJobService({ backend, pools, catalog, metrics, clock }: JobServiceDeps): JobService {
   return {
     kind: backend.kind,
     async submit(ctx, body) {
-      const operation = await prepareJob(pools, body, ctx)
+      const operation = await prepareJob(pools, body, { ...ctx, catalog })
       const job: NewJob = {
         id: newJobId(),
         workspace_id: ctx.workspaceId,

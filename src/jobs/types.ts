@@ -1,9 +1,13 @@
 import type { PlanName } from '../limits/plans.ts'
 import type { TraceCarrier } from '../observability/trace-context.ts'
+import { CATALOG } from '../ops/catalog.ts'
+import { jobOps } from '../ops/jobs/schema.ts'
 import type { Page, PageRequest } from '../store/types.ts'
 
-export const JOB_OPERATIONS = ['json.diff', 'json.format', 'json.patch', 'hash'] as const
-export type JobOperation = (typeof JOB_OPERATIONS)[number]
+// the built-in ops that may run as jobs (OpDescriptor.job): the metrics' label values
+export const JOB_OPERATIONS: readonly string[] = jobOps(CATALOG).map((op) => op.name)
+// an op's name (src/ops/catalog.ts)
+export type JobOperation = string
 export const JOB_STATUSES = ['queued', 'active', 'completed', 'failed', 'cancelled'] as const
 export type JobStatus = (typeof JOB_STATUSES)[number]
 // the states a job does not leave: it has its outcome, expires_at is set

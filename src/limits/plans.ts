@@ -1,9 +1,11 @@
 import { z } from 'zod'
+import { CATALOG } from '../ops/catalog.ts'
+import type { AnyOp } from '../ops/define.ts'
 
 export const PLAN_NAMES = ['free', 'pro', 'business'] as const
 export type PlanName = (typeof PLAN_NAMES)[number]
 
-export const planLimitsSchema = z.object({
+const baseLimits = z.object({
   monthly_quota: z.number().int().min(0),
   key_rate_per_second: z.number().int().min(1),
   workspace_rate_per_second: z.number().int().min(1),
@@ -19,7 +21,17 @@ export const planLimitsSchema = z.object({
   max_jobs_in_flight: z.number().int().min(0),
   max_job_result_bytes: z.number().int().min(1),
 })
-export type PlanLimits = z.infer<typeof planLimitsSchema>
+
+// The caps the ops declare (OpDescriptor.caps, src/ops/define.ts: argon2's memory, a validation's instances,
+// ...): columns of the plans table like the others, overridable per workspace, each owned by one op. The
+// type names the fixed columns only; an op reads its own caps through opCaps.
+const OP_CAPS = CATALOG.ops.flatMap((op) => Object.entries(op.caps ?? {}))
+const capColumns = Object.fromEntries(
+  OP_CAPS.map(([name, cap]) => [name, z.number().int().min(0).describe(cap.describe)]),
+) as Record<never, never>
+
+export const planLimitsSchema = baseLimits.extend(capColumns)
+export type PlanLimits = z.infer<typeof baseLimits>
 
 export const overridesSchema = planLimitsSchema.omit({ pool: true }).partial()
 export type PlanOverrides = z.infer<typeof overridesSchema>
@@ -27,7 +39,7 @@ export type PlanOverrides = z.infer<typeof overridesSchema>
 const KiB = 1024
 const MiB = 1024 * KiB
 
-export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
+const BASE_PLANS: Record<PlanName, PlanLimits> = {
   free: {
     monthly_quota: 10_000,
     key_rate_per_second: 5,
@@ -72,7 +84,38 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
   },
 }
 
+// each plan's row, with its default for every op's cap
+export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = Object.fromEntries(
+  PLAN_NAMES.map((plan) => [
+    plan,
+    { ...BASE_PLANS[plan], ...Object.fromEntries(OP_CAPS.map(([n, c]) => [n, c[plan]])) },
+  ]),
+) as Record<PlanName, PlanLimits>
+
 export type PlanTable = Record<PlanName, PlanLimits>
+
+const NO_CAPS: Readonly<Record<string, number>> = Object.freeze({})
+const capsByLimits = new WeakMap<PlanLimits, Map<AnyOp, Readonly<Record<string, number>>>>()
+
+// The values of the caps this op declares, for a workspace with these limits (what its run gets as
+// ctx.caps). Limits are cached per workspace, so this is a lookup after the first call.
+export function opCaps(op: AnyOp, limits: PlanLimits): Readonly<Record<string, number>> {
+  if (op.caps === undefined) return NO_CAPS
+  let byOp = capsByLimits.get(limits)
+  if (!byOp) {
+    byOp = new Map()
+    capsByLimits.set(limits, byOp)
+  }
+  let caps = byOp.get(op)
+  if (!caps) {
+    const row = limits as unknown as Record<string, number | undefined>
+    caps = Object.freeze(
+      Object.fromEntries(Object.entries(op.caps).map(([name, cap]) => [name, row[name] ?? cap.free])),
+    )
+    byOp.set(op, caps)
+  }
+  return caps
+}
 
 // A workspace's effective limits: its plan's row with the admin's per-workspace overrides on top.
 export function effectiveLimits(plans: PlanTable, plan: PlanName, overrides?: PlanOverrides): PlanLimits {
@@ -81,10 +124,4 @@ export function effectiveLimits(plans: PlanTable, plan: PlanName, overrides?: Pl
 
 function stripUndefined<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>
-}
-
-export function largestBodyLimit(plans: PlanTable, overridesMax = 0): number {
-  let max = overridesMax
-  for (const name of PLAN_NAMES) max = Math.max(max, plans[name].max_json_bytes, plans[name].max_binary_bytes)
-  return max
 }

@@ -5,7 +5,10 @@
 // job runs (workers/jobs.ts), where the fraction becomes the job's `progress`.
 export type Progress = (fraction: number) => void
 
+// `caps`: the values of the caps the op declares (OpDescriptor.caps, src/ops/define.ts) for the plan of
+// the workspace it runs for: plain numbers the op holds its input to (an op that declares none gets {}).
 export interface OpContext {
+  caps: Readonly<Record<string, number>>
   progress?: Progress | undefined
 }
 

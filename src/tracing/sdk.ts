@@ -48,7 +48,6 @@ import type { StreamResult } from '../../workers/stream-protocol.ts'
 import type { Dispatched, Dispatcher } from '../exec/dispatch.ts'
 import type { StreamHandle, StreamRunner } from '../exec/stream-run.ts'
 import type { JobService } from '../jobs/service.ts'
-import type { OpName } from '../ops/registry.ts'
 import type { Store } from '../store/types.ts'
 import type { SamplerName, TracingConfig } from './settings.ts'
 import type {
@@ -329,79 +328,53 @@ export function startTracing(
       .end(times.endAt)
   }
 
-  // The dispatch span of the dispatcher's paths and, for pool work, its queue-wait and run children.
-  function dispatchSpan<T>(
-    op: string,
-    workspaceId: string,
-    bytes: number,
-    call: () => Promise<Dispatched<T>>,
-  ): Promise<Dispatched<T>> {
-    const parent = recordingParent()
-    if (!parent) return call()
-    const startedAt = now()
-    const span = tracer.startSpan(
-      `dispatch ${op}`,
-      {
-        startTime: startedAt,
-        attributes: { 'anvil.op': op, 'anvil.workspace': workspaceId, 'anvil.bytes': bytes },
-      },
-      parent,
-    )
-    return endWith(span, call(), (done) => {
-      span.setAttribute('anvil.pool', done.where)
-      if (done.where === 'inline') return
-      // the thread's times, on its own clock, kept within the dispatch
-      const endAt = now()
-      const ranAt = Math.min(Math.max(startedAt + done.waitMs, startedAt), endAt)
-      poolSpans(parent, span, op, done.where, {
-        waitFrom: startedAt,
-        ranAt,
-        endAt: Math.min(ranAt + done.runMs, endAt),
-      })
-    })
-  }
-
+  // The dispatch span of a request's op: ended at once for inline work, when its answer is there otherwise,
+  // with, for pool work, its queue-wait and run children.
   function traceDispatcher(dispatcher: Dispatcher): Dispatcher {
-    const run: Dispatcher['run'] = (name, input, ctx) =>
-      dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
-        dispatcher.run(name, input, ctx),
-      )
-    const runEnvelope: Dispatcher['runEnvelope'] = (name, input, ctx) =>
-      dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
-        dispatcher.runEnvelope(name, input, ctx),
-      )
-    const runRaw: Dispatcher['runRaw'] = (name, bytes, ctx, options) =>
-      dispatchSpan(name, ctx.workspaceId, ctx.execution.declaredBytes ?? 0, () =>
-        dispatcher.runRaw(name, bytes, ctx, options),
-      )
-    // inline: a span of its own, ended when the op's value (or its promise's) is there
-    const inline = ((name: OpName, input: never, workspaceId: string, declaredBytes: number | undefined) => {
+    const run: Dispatcher['run'] = (work, ctx) => {
       const parent = recordingParent()
-      if (!parent) return dispatcher.inline(name, input, workspaceId, declaredBytes)
+      if (!parent) return dispatcher.run(work, ctx)
+      const op = work.op.name
+      const startedAt = now()
       const span = tracer.startSpan(
-        `dispatch ${name}`,
+        `dispatch ${op}`,
         {
-          startTime: now(),
-          attributes: { 'anvil.op': name, 'anvil.workspace': workspaceId, 'anvil.bytes': declaredBytes ?? 0 },
+          startTime: startedAt,
+          attributes: {
+            'anvil.op': op,
+            'anvil.workspace': ctx.workspaceId,
+            'anvil.bytes': ctx.execution.declaredBytes ?? 0,
+          },
         },
         parent,
       )
-      span.setAttribute('anvil.pool', 'inline')
-      let value: ReturnType<Dispatcher['inline']>
+      let answer: ReturnType<Dispatcher['run']>
       try {
-        value = dispatcher.inline(name, input, workspaceId, declaredBytes)
+        answer = dispatcher.run(work, ctx)
       } catch (err) {
         failSpan(span, err)
         span.end(now())
         throw err
       }
-      if (typeof (value as { then?: unknown } | null)?.then === 'function') {
-        return endWith(span, value as Promise<never>) as never
+      if (typeof (answer as { then?: unknown }).then !== 'function') {
+        span.setAttribute('anvil.pool', 'inline')
+        span.end(now())
+        return answer
       }
-      span.end(now())
-      return value
-    }) as Dispatcher['inline']
-    return delegate(dispatcher, { run, runEnvelope, runRaw, inline })
+      return endWith(span, answer as Promise<Dispatched>, (done) => {
+        span.setAttribute('anvil.pool', done.where)
+        if (done.where === 'inline') return
+        // the thread's times, on its own clock, kept within the dispatch
+        const endAt = now()
+        const ranAt = Math.min(Math.max(startedAt + done.waitMs, startedAt), endAt)
+        poolSpans(parent, span, op, done.where, {
+          waitFrom: startedAt,
+          ranAt,
+          endAt: Math.min(ranAt + done.runMs, endAt),
+        })
+      })
+    }
+    return delegate(dispatcher, { run })
   }
 
   // A streamed body's output, passed through; when it ends, so does the dispatch span, with its pool
@@ -448,17 +421,17 @@ export function startTracing(
       if (!parent) return streams.open(job, source, ctx)
       const startedAt = now()
       const span = tracer.startSpan(
-        `dispatch ${job.kind}`,
+        `dispatch ${job.op}`,
         {
           startTime: startedAt,
-          attributes: { 'anvil.op': job.kind, 'anvil.workspace': ctx.workspaceId, 'anvil.streamed': true },
+          attributes: { 'anvil.op': job.op, 'anvil.workspace': ctx.workspaceId, 'anvil.streamed': true },
         },
         parent,
       )
       return streams.open(job, source, ctx).then(
         (handle) => {
           span.setAttribute('anvil.pool', handle.timing().where)
-          const output = tracedOutput(handle, parent, span, job.kind, startedAt, now())
+          const output = tracedOutput(handle, parent, span, job.op, startedAt, now())
           return { output, timing: handle.timing }
         },
         (err: unknown) => {

@@ -2,23 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { inlineUpTo } from '../../src/exec/costs.ts'
 import { decideExecution, declaredBodyBytes, modeFor } from '../../src/exec/decide.ts'
 import { DEFAULT_PLANS } from '../../src/limits/plans.ts'
-import type { OpName } from '../../src/ops/registry.ts'
+import { opNamed } from '../helpers/ops.ts'
 
 const limits = DEFAULT_PLANS.pro
 const JSON_TYPE = 'application/json'
 const OCTETS = 'application/octet-stream'
 
 describe('decideExecution (one decision per request, before the body is read)', () => {
-  const bound = (op: OpName) => inlineUpTo(op, limits)
+  const bound = (op: string) => inlineUpTo(opNamed(op), limits)
   // [op, declared bytes (undefined: chunked), content type] → [mode, rawBody, heavyCheck]
-  const table: [OpName, number | undefined, string, 'inline' | 'pool' | 'stream', boolean, boolean][] = [
+  const table: [string, number | undefined, string, 'inline' | 'pool' | 'stream', boolean, boolean][] = [
     ['json.diff', 0, JSON_TYPE, 'inline', false, false],
     ['json.diff', bound('json.diff') - 1, JSON_TYPE, 'inline', false, false],
     ['json.diff', bound('json.diff'), JSON_TYPE, 'pool', true, false],
     ['json.diff', undefined, JSON_TYPE, 'pool', true, false],
     ['json.patch', bound('json.patch') + 1, JSON_TYPE, 'pool', true, false],
     ['text.inspect', bound('text.inspect') - 1, JSON_TYPE, 'inline', false, false],
-    // every op whose route is just the op parses a pooled body on the worker (OpSpec.body)
+    // every op parses a pooled body on the worker (OpDescriptor.body)
     ['text.inspect', bound('text.inspect'), JSON_TYPE, 'pool', true, false],
     ['text.inspect', undefined, JSON_TYPE, 'pool', true, false],
     ['url.build', bound('url.build'), JSON_TYPE, 'pool', true, false],
@@ -45,23 +45,34 @@ describe('decideExecution (one decision per request, before the body is read)', 
     ['id.uuid', undefined, JSON_TYPE, 'pool', true, false],
     ['cron.parse', undefined, JSON_TYPE, 'pool', true, false],
   ]
-  it.each(table)('%s, %s bytes, %s → %s', (op, declaredBytes, contentType, mode, rawBody, heavyCheck) => {
+  it.each(table)('%s, %s bytes, %s → %s', (name, declaredBytes, contentType, mode, rawBody, heavyCheck) => {
+    const op = opNamed(name)
     const decision = decideExecution({ op, limits, declaredBytes, contentType })
     expect(decision).toEqual({ op, declaredBytes, mode, rawBody, heavyCheck })
   })
 
   it('is pure: the same facts give the same value', () => {
-    const input = { op: 'json.patch' as const, limits, declaredBytes: 70_000, contentType: JSON_TYPE }
+    const input = { op: opNamed('json.patch'), limits, declaredBytes: 70_000, contentType: JSON_TYPE }
     expect(decideExecution(input)).toEqual(decideExecution(input))
   })
 
   it('an inline decision goes to the pool only for a heavy input (asymmetric keys)', () => {
-    const sign = decideExecution({ op: 'jwt.sign', limits, declaredBytes: 300, contentType: JSON_TYPE })
+    const sign = decideExecution({
+      op: opNamed('jwt.sign'),
+      limits,
+      declaredBytes: 300,
+      contentType: JSON_TYPE,
+    })
     expect(modeFor(sign, { algorithm: 'HS256' })).toBe('inline')
     expect(modeFor(sign, { algorithm: 'RS256' })).toBe('pool')
     expect(modeFor(sign, { algorithm: 'PS384' })).toBe('pool')
     expect(modeFor(sign, { algorithm: 'ES256' })).toBe('pool')
-    const verify = decideExecution({ op: 'jwt.verify', limits, declaredBytes: 300, contentType: JSON_TYPE })
+    const verify = decideExecution({
+      op: opNamed('jwt.verify'),
+      limits,
+      declaredBytes: 300,
+      contentType: JSON_TYPE,
+    })
     expect(modeFor(verify, { token: 't', secret: 's' })).toBe('inline')
     expect(modeFor(verify, { token: 't', public_key: 'pem' })).toBe('pool')
     expect(modeFor(verify, { token: 't', jwks: { keys: [{ kty: 'RSA' }] } })).toBe('pool')
@@ -69,7 +80,7 @@ describe('decideExecution (one decision per request, before the body is read)', 
     expect(modeFor(verify, { token: 't', jwks: { keys: [{ kty: 'oct' }] } })).toBe('inline')
     // input never moves work off the pool
     const pooled = decideExecution({
-      op: 'json.diff',
+      op: opNamed('json.diff'),
       limits,
       declaredBytes: undefined,
       contentType: JSON_TYPE,

@@ -6,6 +6,8 @@ import { FairTurns } from '../../src/exec/fair-turns.ts'
 import { createPoolMetrics } from '../../src/exec/metrics.ts'
 import { createPools, type PoolSet } from '../../src/exec/pools.ts'
 import { DEFAULT_PLANS } from '../../src/limits/plans.ts'
+import { CATALOG } from '../../src/ops/catalog.ts'
+import { opNamed } from '../helpers/ops.ts'
 
 describe('FairTurns (round-robin across workspaces at the threads)', () => {
   it('hands out at most `threads` turns and serves waiting workspaces in turn', async () => {
@@ -63,11 +65,11 @@ describe('fair shares at dispatch, on a real pool', () => {
     } as Parameters<typeof createPools>[0])
     const dispatcher = createDispatcher(
       pools,
-      createPoolMetrics(new Registry(), () => pools!.all()),
+      createPoolMetrics(new Registry(), () => pools!.all(), CATALOG),
     )
     const execution: Execution = {
       mode: 'pool',
-      op: 'text.inspect',
+      op: opNamed('text.inspect'),
       heavyCheck: false,
       rawBody: false,
       declaredBytes: undefined,
@@ -77,7 +79,9 @@ describe('fair shares at dispatch, on a real pool', () => {
     // a few tens of milliseconds each (grapheme segmentation)
     const input = { input: 'e\u0301🇫🇷 '.repeat(4_000) }
     const run = (workspaceId: string) =>
-      dispatcher.run('text.inspect', input, { workspaceId, limits, execution })
+      Promise.resolve(
+        dispatcher.run({ op: execution.op, input, octets: false }, { workspaceId, limits, execution }),
+      )
     // the thread is up before the race starts
     await run('warm')
     let aDone = 0

@@ -25,17 +25,23 @@ describe('submitTask', () => {
     // the thread is up first: its boot is not what this measures
     await submit(
       pools,
-      { kind: 'job.run', raw: JOB, maxResultBytes: 1024 },
+      { kind: 'job.run', raw: JOB, maxResultBytes: 1024, caps: {} },
       { workspaceId: 'ws', tier: 'paid', budgetMs: 60_000 },
     )
     const slow = submit(
       pools,
-      { kind: 'op', op: 'text.inspect', input: { input: 'e\u0301🇫🇷 '.repeat(300_000) } },
+      {
+        kind: 'op',
+        op: 'text.inspect',
+        input: { input: 'e\u0301🇫🇷 '.repeat(300_000) },
+        octets: false,
+        caps: {},
+      },
       { workspaceId: 'ws_a', tier: 'paid', budgetMs: 60_000 },
     )
     const job = submit(
       pools,
-      { kind: 'job.run', raw: JOB, maxResultBytes: 1024 },
+      { kind: 'job.run', raw: JOB, maxResultBytes: 1024, caps: {} },
       { workspaceId: 'ws_b', tier: 'paid', budgetMs },
     )
     const [first, second] = await Promise.all([slow, job])
@@ -43,6 +49,6 @@ describe('submitTask', () => {
     if (!first.ok || !second.ok) throw new Error(`a task failed: ${JSON.stringify([first, second])}`)
     expect(first.runMs).toBeGreaterThan(budgetMs)
     expect(second.waitMs).toBeGreaterThan(budgetMs)
-    expect(JSON.parse(second.reply.json!)).toMatchObject({ algorithm: 'sha256' })
+    expect(JSON.parse((second.reply as { json: string }).json)).toMatchObject({ algorithm: 'sha256' })
   }, 120_000)
 })

@@ -2,6 +2,7 @@ import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inlineUpTo } from '../../src/exec/costs.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
+import { opNamed } from '../helpers/ops.ts'
 import { h1Request, type RawResponse } from '../helpers/tls-client.ts'
 
 // A json.patch body of exactly `size` bytes (a padding string sized to fit).
@@ -70,7 +71,7 @@ describe('the execution decision over a real socket', () => {
     })
 
   it('a body just under the op’s inline bound runs inline, one at the bound runs on the pool', async () => {
-    const bound = inlineUpTo('json.patch')
+    const bound = inlineUpTo(opNamed('json.patch'))
     const under = await post(patchBody(bound - 1))
     expect(under.status).toBe(200)
     expect(under.headers['server-timing']).toBeUndefined()

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inlineUpTo } from '../../src/exec/costs.ts'
+import { inlineUpTo, JOB_SUBMISSION } from '../../src/exec/costs.ts'
 import { buildApp } from '../../src/http/app.ts'
-import { INLINE_BELOW } from '../../src/jobs/prepare.ts'
 import { MAX_ECHOED_NAME, MAX_ISSUES } from '../../src/lib/zod-issues.ts'
-import type { OpName } from '../../src/ops/registry.ts'
+import type { AnyOp } from '../../src/ops/define.ts'
 import { processCpuMs as cpuMs } from '../helpers/cpu.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import { h1Request } from '../helpers/tls-client.ts'
@@ -20,7 +19,7 @@ import { h1Request } from '../helpers/tls-client.ts'
 
 interface Route {
   url: string
-  op: OpName
+  op: AnyOp
 }
 
 let t: TestApp
@@ -165,7 +164,7 @@ describe('a refused body costs no work per unknown field (issue 27)', () => {
     const job = (bytes: number) =>
       `{"operation":"hash","params":${unknownFields(bytes, { input: 'x', algorithm: 'sha256' })}}`
     // just under the inline bound: parsed and refused on the event loop, for the parse and one key pass
-    const small = job(INLINE_BELOW - 64)
+    const small = job(inlineUpTo(JOB_SUBMISSION) - 64)
     const before = paid.completed
     const inline = await refusal('/v1/jobs', small, 'jobs', 8)
     expect(inline.response.status).toBe(400)

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { jsonDiffBody } from '../../src/ops/json/diff/schema.ts'
-import { OPERATIONS } from '../../src/ops/registry.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
+import { opNamed } from '../helpers/ops.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
 import { editedList } from '../ops/json/diff/large-helpers.ts'
 import { sleep } from './jobs-harness.ts'
@@ -77,7 +77,7 @@ describeRedis('job worker processes: nothing is lost when one is killed mid-job'
 
     const second = await startWorkerProcess(workerEnv())
     workers.push(second)
-    const expected = params.map((p) => OPERATIONS['json.diff'].run(jsonDiffBody.parse(p)))
+    const expected = params.map((p) => opNamed('json.diff').run(jsonDiffBody.parse(p), { caps: {} }))
     const deadline = Date.now() + 45_000
     let done = await statuses(ids)
     while (!done.every((s) => s.status === 'completed' || s.status === 'failed')) {
@@ -131,7 +131,7 @@ describeRedis('job worker processes: nothing is lost when one is killed mid-job'
       done = await statuses(ids)
     }
     done.forEach((s, i) => {
-      expect(s.result).toEqual(OPERATIONS['json.diff'].run(jsonDiffBody.parse(params[i])))
+      expect(s.result).toEqual(opNamed('json.diff').run(jsonDiffBody.parse(params[i]), { caps: {} }))
     })
     // handed back, not lost: no stall was needed to recover them
     // the stalled series exist from boot at 0: none may have counted

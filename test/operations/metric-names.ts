@@ -4,6 +4,7 @@ import { parse } from 'yaml'
 import { createPoolMetrics } from '../../src/exec/metrics.ts'
 import { createMetrics } from '../../src/observability/metrics.ts'
 import { registerRedisUp } from '../../src/observability/redis-metrics.ts'
+import { CATALOG } from '../../src/ops/catalog.ts'
 import type { Store } from '../../src/store/types.ts'
 import { ROOT } from './dashboards.ts'
 
@@ -25,7 +26,7 @@ export const PROMETHEUS_METRICS = ['up', 'ALERTS']
 // only a Redis store registers), histogram and summary names expanded.
 export async function exportedNames(): Promise<Set<string>> {
   const metrics = createMetrics()
-  createPoolMetrics(metrics.registry, () => [])
+  createPoolMetrics(metrics.registry, () => [], CATALOG)
   registerRedisUp(metrics.registry, { kind: 'redis', ready: async () => true } as unknown as Store)
   const names = new Set<string>()
   for (const m of await metrics.registry.getMetricsAsJSON()) {

@@ -47,10 +47,10 @@ const CLEAN = {
   'docs/architecture.md': doc(ORDER),
   'src/errors.ts': 'export const E = 1\n',
   'src/lib/ids.ts': "import { E } from '../errors.ts'\nexport const id = E\n",
-  'src/ops/registry.ts': "import { hash } from './hash/hash.ts'\nexport const OPS = { hash }\n",
+  'src/ops/catalog.ts': "import { hash } from './hash/hash.ts'\nexport const OPS = { hash }\n",
   'src/ops/hash/hash.ts': "import { id } from '../../lib/ids.ts'\nexport const hash = id\n",
   'src/ops/hash/schema.ts': "import { z } from 'zod'\nexport const body = z.object({})\n",
-  'workers/entry.ts': "import { OPS } from '../src/ops/registry.ts'\nexport default OPS\n",
+  'workers/entry.ts': "import { OPS } from '../src/ops/catalog.ts'\nexport default OPS\n",
   'src/store/types.ts': 'export type Store = { a: 1 }\n',
   'src/keys/verify.ts': "import type { Store } from '../store/types.ts'\nexport const v = (s: Store) => s\n",
   'src/exec/pools.ts':
@@ -62,7 +62,7 @@ const CLEAN = {
   'src/runtime.ts':
     "import type { loadConfig } from './config.ts'\nimport { openPools } from './exec/open.ts'\nexport const openRuntime = (c: ReturnType<typeof loadConfig>) => [c, openPools()]\n",
   'src/http/v1/hash.ts':
-    "import { OPS } from '../../ops/registry.ts'\nimport { body } from '../../ops/hash/schema.ts'\nexport const r = [OPS, body]\n",
+    "import { OPS } from '../../ops/catalog.ts'\nimport { body } from '../../ops/hash/schema.ts'\nexport const r = [OPS, body]\n",
   'src/http/app.ts':
     "import type { openRuntime } from '../runtime.ts'\nimport { r } from './v1/hash.ts'\nexport const app = (x: typeof openRuntime) => [x, r]\n",
   'src/main/gateway.ts':
@@ -102,7 +102,7 @@ describe('check-layers (the import boundaries of src/ and workers/)', () => {
       'src/ops/hash/hash.ts',
       "import { app } from '../../http/app.ts'\nexport const hash = app\n",
     ],
-    ['layer-order', 'src/lib/ids.ts', "import { OPS } from '../ops/registry.ts'\nexport const id = OPS\n"],
+    ['layer-order', 'src/lib/ids.ts', "import { OPS } from '../ops/catalog.ts'\nexport const id = OPS\n"],
     ['layer-order', 'src/jobs/schema.ts', "import { r } from '../http/v1/hash.ts'\nexport const job = r\n"],
     ['layer-order', 'src/exec/dispatch.ts', "export { app } from '../http/app.ts'\n"],
     // a pool thread reaching the store, the pools or the keys
@@ -190,12 +190,12 @@ describe('check-layers (the import boundaries of src/ and workers/)', () => {
     expect(checkLayers(tree(typeOnly)).violations).toEqual([])
   })
 
-  it('grandfathers no route import: routes take only the registry, schemas, types and stream forms', () => {
+  it('grandfathers no route import: routes take only the catalog, the descriptor types, the answer helpers, schemas, types and stream forms', () => {
     expect(KNOWN_ROUTE_IMPORTS).toEqual([])
     const real = checkLayers(ROOT)
     expect(real.violations).toEqual([])
     expect(real.known).toEqual([])
-    // what a route may take from src/ops/: the registry, a family's schema/types/stream, the shared types
+    // what a route may take from src/ops/: the catalog, a family's schema/types/stream, the shared types
     const allowed = checkLayers(
       tree({
         ...CLEAN,

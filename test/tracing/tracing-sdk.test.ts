@@ -6,6 +6,7 @@ import type { Store } from '../../src/store/types.ts'
 import { startTracing } from '../../src/tracing/sdk.ts'
 import type { TracingConfig } from '../../src/tracing/settings.ts'
 import type { RequestInfo, TracingLog } from '../../src/tracing/types.ts'
+import { opNamed } from '../helpers/ops.ts'
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlp-receiver.ts'
 
 const request = (over: Partial<RequestInfo> = {}): RequestInfo => ({
@@ -33,7 +34,7 @@ const ctx = {
   limits: DEFAULT_PLANS.pro,
   execution: {
     mode: 'pool' as const,
-    op: 'hash' as const,
+    op: opNamed('hash'),
     heavyCheck: false,
     rawBody: false,
     declaredBytes: 10,
@@ -251,7 +252,11 @@ describe('the tracing SDK seam (src/tracing/sdk.ts)', () => {
     } as unknown as Dispatcher
     const trace = tracing.startRequest(request())
     trace.enter()
-    await expect(tracing.traceDispatcher(failing).run('hash', {} as never, ctx)).rejects.toThrow('budget')
+    await expect(
+      Promise.resolve(
+        tracing.traceDispatcher(failing).run({ op: opNamed('hash'), input: {}, octets: false }, ctx),
+      ),
+    ).rejects.toThrow('budget')
     trace.fail('ERR_INTERNAL', new Error('boom'))
     trace.end(500, 'ws_1')
     const job = (name: string) => ({

@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { okEnvelopeBytes } from '../../src/lib/envelope.ts'
 import { formatJson } from '../../src/ops/json/format/format.ts'
+import type { StreamStep } from '../../src/ops/stream-step.ts'
 import { envelopeOf } from '../../workers/stream.ts'
-import { createStreamStep, type StreamStep } from '../../workers/stream-steps.ts'
+import { opNamed } from '../helpers/ops.ts'
+
+// the op's step as a streamed body's thread makes it (OpDescriptor.stream.step), answered as JSON
+function createStreamStep(op: string, options: unknown): StreamStep {
+  return opNamed(op).stream!.step(options, false, {})
+}
 
 // A streamed raw body answered as one JSON envelope (Accept: application/json): the thread makes the answer
 // from the op's output bytes, byte for byte what JSON.stringify and a UTF-8 encoder give, without making a
@@ -32,18 +38,14 @@ describe('a streamed op answered as one JSON envelope, made on the thread from i
 
   it('json/format: the bytes JSON.stringify gives, without decoding the output to a string', () => {
     const input = '{"a":"é \\"q\\" 😀","a":[1,{"b":null}]}'
-    const step = createStreamStep({
-      kind: 'json.format',
-      options: { mode: 'pretty', indent: '\t', warnings: true, buffered: true },
-      envelope: true,
-    })
+    const step = createStreamStep('json.format', { mode: 'pretty', indent: '\t' })
     const pieces = fed(step, Buffer.from(input, 'utf8'))
     const output = Buffer.concat(pieces)
     const expected = formatJson({ input, mode: 'pretty', indent: '\t' })
     expect(expected.warnings?.[0]?.code).toBe('duplicate_key')
     let envelope: Uint8Array | undefined
     const decodes = decodesOfLength(output.length, () => {
-      ;[envelope] = [...envelopeOf(step, [output.subarray(0, 7), output.subarray(7)])]
+      ;[envelope] = [...envelopeOf(step, [output.subarray(0, 7), output.subarray(7)], input.length)]
     })
     expect(Buffer.from(envelope!).equals(Buffer.from(okEnvelopeBytes(JSON.stringify(expected))))).toBe(true)
     // read as Latin-1 to be escaped (envelope.ts), never decoded as UTF-8
@@ -62,13 +64,13 @@ describe('a streamed op answered as one JSON envelope, made on the thread from i
         Buffer.from([0xfb, 0xff, 0xfe, 0x00, 0x41]),
         Buffer.from('several pieces: one a chunk of five bytes'),
       ]) {
-        const step = createStreamStep({ kind: 'base64.encode', variant, padding, envelope: true })
+        const step = createStreamStep('base64.encode', { variant, padding })
         const pieces = fed(step, body)
         const output = Buffer.concat(pieces)
         let envelope: Uint8Array | undefined
         const concat = vi.spyOn(Buffer, 'concat')
         const decodes = decodesOfLength(output.length, () => {
-          ;[envelope] = [...envelopeOf(step, pieces)]
+          ;[envelope] = [...envelopeOf(step, pieces, body.length)]
         })
         // the pieces are copied once, into the envelope: never joined into one output first
         expect(concat).not.toHaveBeenCalled()

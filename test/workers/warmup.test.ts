@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG } from '../../src/ops/catalog.ts'
 import { warmUpOps } from '../../workers/warmup.ts'
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
 import { h1Request } from '../helpers/tls-client.ts'
@@ -33,7 +34,7 @@ function timing(header: unknown): { wait: number; run: number } {
 
 describe('thread warm-up', () => {
   it('warms every hot op without an error', async () => {
-    const report = await warmUpOps()
+    const report = await warmUpOps(CATALOG)
     expect(report.failed).toEqual([])
   })
 

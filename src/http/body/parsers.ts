@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { AppError } from '../../errors.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
-import { parseOpBody } from '../../ops/registry.ts'
+import { parseOpBody } from '../../ops/answer.ts'
 import { bodyUnderDeadline } from '../hooks/body-deadline.ts'
 import { consumeLimitedCallback, readLimitedCallback } from './consume-limited.ts'
 

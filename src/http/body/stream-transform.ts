@@ -74,16 +74,6 @@ export async function transformBody(
 // with their proper status, later ones break the answer off.
 export const COMMIT_AFTER = 1024 * 1024
 
-// A raw body answered as JSON is one string in memory (twice: the output and its envelope), so such a body
-// may be at most this large whatever the plan's binary limit; streamed answers have no such cap.
-export const MAX_BUFFERED_BODY = 100 * 1024 * 1024
-
-// Content-Length, when declared (the JSON format's output cap follows it).
-export function declaredLength(request: FastifyRequest): number | undefined {
-  const declared = request.headers['content-length']
-  return typeof declared === 'string' && /^\d+$/.test(declared) ? Number(declared) : undefined
-}
-
 // Opens the request's stream task on its plan's pool: the client gone (the response closed) ends it.
 export async function openStream(
   request: FastifyRequest,
@@ -135,22 +125,23 @@ export async function sendTransformed(
   return reply.type('application/octet-stream').send(output)
 }
 
-// The JSON answer of a streamed body: the thread holds the op's output to the end and answers the whole
-// success envelope as one piece of UTF-8 bytes (workers/stream.ts), sent as it is (a large one
-// leaves in slices: src/http/hooks/large-answers.ts). Nothing of the output is concatenated, decoded,
-// escaped or encoded on the event loop. Such a body may be at most MAX_BUFFERED_BODY.
+// The JSON answer of a streamed body: the thread answers the whole success envelope as one piece of UTF-8
+// bytes (workers/stream.ts), sent as it is (a large one leaves in slices: lane/answer.ts). Nothing of the
+// output is concatenated, decoded, escaped or encoded on the event loop. An op whose thread holds its whole
+// output for that answer takes a body of at most `heldLimit` (OpStream.jsonBodyLimit, src/ops/define.ts).
 export async function sendStreamEnvelope(
   request: FastifyRequest,
   reply: FastifyReply,
   body: NodeJS.ReadableStream,
   job: StreamJob,
+  heldLimit = Number.POSITIVE_INFINITY,
 ): Promise<FastifyReply> {
-  const limit = Math.min(request.bodyLimit, MAX_BUFFERED_BODY)
-  const declared = declaredLength(request)
+  const limit = Math.min(request.bodyLimit, heldLimit)
+  const declared = request.execution?.declaredBytes
   if (declared !== undefined && declared > limit) {
     throw new AppError('ERR_PAYLOAD_TOO_LARGE', undefined, { limit_bytes: limit })
   }
-  const handle = await openStream(request, reply, body, { ...job, envelope: true }, limit)
+  const handle = await openStream(request, reply, body, job, limit)
   const pieces: Uint8Array[] = []
   let next = await handle.output.next()
   while (!next.done) {
@@ -160,4 +151,10 @@ export async function sendStreamEnvelope(
   streamTiming(reply, handle)
   const envelope = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)
   return answerJson(request, reply, reply.statusCode, envelope)
+}
+
+export function isReadable(value: unknown): value is NodeJS.ReadableStream {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe === 'function'
+  )
 }

@@ -12,7 +12,7 @@ import {
 } from '../../lib/idempotency-seal.ts'
 import type { IdempotencyRef, Store } from '../../store/types.ts'
 import { consumeLimited } from '../body/consume-limited.ts'
-import { isReadable } from '../body/stream-digest.ts'
+import { isReadable } from '../body/stream-transform.ts'
 import { shapeAnswer } from '../lane/answer.ts'
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify'
-import type { OpName } from '../../ops/registry.ts'
+import type { AnyOp } from '../../ops/define.ts'
 import type { AccessRule, Security } from '../hooks/access.ts'
 import type { RouteSeries } from '../hooks/record.ts'
 
@@ -12,7 +12,7 @@ export interface Lane {
   // the declared access rule; undefined for `none`
   rule: AccessRule | undefined
   // the op the route runs: decided (inline, pool, stream) and admitted before its body is read
-  op: OpName | undefined
+  op: AnyOp | undefined
   // the route's request counts and durations (src/http/hooks/record.ts), on the listener that records them
   series: RouteSeries | undefined
   // JSON answers compressed and large answers sliced (lane/answer.ts): the public listener's; the admin

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { decideExecution, declaredBodyBytes, type Execution } from '../../exec/decide.ts'
 import { failureError } from '../../exec/pool-failure.ts'
-import type { OpName } from '../../ops/registry.ts'
+import type { AnyOp } from '../../ops/define.ts'
 
 type Done = (err?: Error) => void
 
@@ -15,7 +15,7 @@ type Done = (err?: Error) => void
 export function decideAndAdmit(
   request: FastifyRequest,
   reply: FastifyReply,
-  op: OpName,
+  op: AnyOp,
   waitMs: number,
   done: Done,
 ): void {

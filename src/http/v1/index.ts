@@ -1,29 +1,13 @@
 import type { FastifyInstance } from 'fastify'
-import { base64Routes } from './base64.ts'
-import { cronRoutes } from './cron.ts'
+import type { Catalog } from '../../ops/catalog.ts'
 import { hashRoutes } from './hash.ts'
-import { hmacRoutes } from './hmac.ts'
-import { idRoutes } from './id.ts'
 import { jobsRoutes } from './jobs.ts'
-import { jsonRoutes } from './json.ts'
-import { jsonDiffRoutes } from './json-diff.ts'
-import { jwtRoutes } from './jwt.ts'
-import { textRoutes } from './text.ts'
-import { timeRoutes } from './time.ts'
-import { urlRoutes } from './url.ts'
+import { opRoutes } from './ops.ts'
 
-// Every /v1 utility family, one plugin per file.
-export async function v1Routes(app: FastifyInstance): Promise<void> {
+// Every /v1 route: one per operation of the catalog, and the few that are not operations (the hash
+// algorithms list, the jobs).
+export async function v1Routes(app: FastifyInstance, options: { catalog: Catalog }): Promise<void> {
+  await app.register(opRoutes, options)
   await app.register(hashRoutes)
-  await app.register(cronRoutes)
-  await app.register(base64Routes)
-  await app.register(textRoutes)
-  await app.register(hmacRoutes)
-  await app.register(jwtRoutes)
-  await app.register(urlRoutes)
-  await app.register(jsonRoutes)
-  await app.register(jsonDiffRoutes)
-  await app.register(timeRoutes)
-  await app.register(idRoutes)
-  await app.register(jobsRoutes)
+  await app.register(jobsRoutes, options)
 }

@@ -1,26 +1,16 @@
 import { z } from 'zod'
-import { JOB_OPERATIONS, type JobOperation } from '../../jobs/types.ts'
-import { hashResult } from '../../ops/hash/schema.ts'
-import { formatResult } from '../../ops/json/format/schema.ts'
-import { patchResult } from './json.ts'
-import { jsonDiffResult } from './json-diff.ts'
-
-// What each job operation's synchronous endpoint answers with: a job's `result` has that type.
-const RESULTS: Record<JobOperation, z.ZodType> = {
-  'json.diff': jsonDiffResult,
-  'json.format': formatResult,
-  'json.patch': patchResult,
-  hash: hashResult,
-}
+import type { Catalog } from '../../ops/catalog.ts'
+import { jobOps } from '../../ops/jobs/schema.ts'
 
 // The job view typed per operation for clients (the OpenAPI document shows a oneOf discriminated by
-// `operation`), built from the one view schema so a field added to it appears under every operation.
-export function typedJobView<S extends z.ZodRawShape>(view: z.ZodObject<S>) {
+// `operation`): a job's `result` is what its operation's synchronous endpoint answers with (the op's
+// response schema), built from the one view schema so a field added to it appears under every operation.
+export function typedJobView<S extends z.ZodRawShape>(view: z.ZodObject<S>, catalog: Catalog) {
   const described = (view.shape as { result?: z.ZodType }).result?.description
-  const [first, ...rest] = JOB_OPERATIONS.map((operation) =>
+  const [first, ...rest] = jobOps(catalog).map((op) =>
     view.extend({
-      operation: z.literal(operation),
-      result: RESULTS[operation].optional().describe(described ?? 'When completed: the result'),
+      operation: z.literal(op.name),
+      result: (op.response as z.ZodType).optional().describe(described ?? 'When completed: the result'),
     }),
   )
   return z.discriminatedUnion('operation', [first!, ...rest]).meta({ id: 'Job' })

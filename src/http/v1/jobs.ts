@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../errors.ts'
-import { JOB_BUDGET_FACTOR, JOB_INPUT_FACTOR, JOB_OPERATIONS, JOB_STATUSES } from '../../jobs/types.ts'
+import { JOB_BUDGET_FACTOR, JOB_INPUT_FACTOR, JOB_STATUSES } from '../../jobs/types.ts'
 import { jobEnvelope, jobView, pollAfterSeconds } from '../../jobs/view.ts'
-import { jobBody } from '../../ops/jobs/schema.ts'
+import { CATALOG, type Catalog } from '../../ops/catalog.ts'
+import { jobBodyOf, jobOps } from '../../ops/jobs/schema.ts'
 import { readLimited } from '../body/consume-limited.ts'
 import { checkCharset, declaredTooLarge } from '../body/parsers.ts'
-import { isReadable } from '../body/stream-digest.ts'
+import { isReadable } from '../body/stream-transform.ts'
 import { defineRoute } from '../define-route.ts'
 import { answerJson } from '../lane/answer.ts'
 import { errorCodeSchema, errorTypeSchema } from '../openapi/schemas.ts'
@@ -20,56 +21,66 @@ const submitted = z.object({
   status: z.literal('queued'),
 })
 
-export const jobResult = z.object({
-  id: z.string(),
-  operation: z.enum(JOB_OPERATIONS),
-  status: z
-    .enum(JOB_STATUSES)
-    .describe(
-      'queued: waiting for a worker (again after a worker was lost mid-run); active: running; completed: ' +
-        '`result` is set; failed: `error` is set; cancelled: stopped by DELETE /v1/jobs/{id}',
-    ),
-  progress: z
-    .number()
-    .min(0)
-    .max(1)
-    .nullable()
-    .describe(
-      'What the worker has reported, 0 to 1, never decreasing: while running, the fraction of its input the ' +
-        'operation has processed (hash: bytes hashed; json.format: bytes formatted; json.patch: operations ' +
-        'applied), stored about four times a second; json.diff cannot tell and stays at 0. 0 while queued, ' +
-        '1 when completed, null when failed or cancelled',
-    ),
-  result: z
-    .unknown()
-    .optional()
-    .describe("When completed: the `data` the operation's synchronous endpoint answers with"),
-  error: z
-    .object({
-      type: errorTypeSchema,
-      message: z.string(),
-      code: errorCodeSchema,
-      details: z.record(z.string(), z.unknown()).optional(),
-    })
-    .optional()
-    .describe(
-      'When failed: the error object the synchronous endpoint would answer with (ERR_PATCH_TEST_FAILED, ' +
-        'ERR_COMPUTE_LIMIT, ...)',
-    ),
-  created_at: timestamp('When the job was accepted'),
-  started_at: timestamp('When its latest run began').optional(),
-  finished_at: timestamp('When it completed or failed').optional(),
-  expires_at: timestamp('When a finished job and its result are deleted (404 from then on)').optional(),
-  cancel_requested_at: timestamp(
-    'When DELETE /v1/jobs/{id} asked the running job to stop (it becomes cancelled once its run has stopped)',
-  ).optional(),
-})
+// A job as GET /v1/jobs/{id} answers it, for the catalog's job operations (OpDescriptor.job).
+export function jobResultOf(catalog: Catalog) {
+  const ops = jobOps(catalog)
+  const told = ops.filter((op) => op.job?.progress !== undefined)
+  const silent = ops.filter((op) => op.job?.progress === undefined).map((op) => op.name)
+  const progressMeaning =
+    told.map((op) => `${op.name}: ${op.job!.progress}`).join('; ') +
+    (silent.length > 0
+      ? `; ${silent.join(', ')} cannot tell and ${silent.length > 1 ? 'stay' : 'stays'} at 0`
+      : '')
+  return z.object({
+    id: z.string(),
+    operation: z.enum(ops.map((op) => op.name) as [string, ...string[]]),
+    status: z
+      .enum(JOB_STATUSES)
+      .describe(
+        'queued: waiting for a worker (again after a worker was lost mid-run); active: running; completed: ' +
+          '`result` is set; failed: `error` is set; cancelled: stopped by DELETE /v1/jobs/{id}',
+      ),
+    progress: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe(
+        'What the worker has reported, 0 to 1, never decreasing: while running, the fraction of its input the ' +
+          `operation has processed (${progressMeaning}), stored about four times a second. 0 while queued, ` +
+          '1 when completed, null when failed or cancelled',
+      ),
+    result: z
+      .unknown()
+      .optional()
+      .describe("When completed: the `data` the operation's synchronous endpoint answers with"),
+    error: z
+      .object({
+        type: errorTypeSchema,
+        message: z.string(),
+        code: errorCodeSchema,
+        details: z.record(z.string(), z.unknown()).optional(),
+      })
+      .optional()
+      .describe(
+        'When failed: the error object the synchronous endpoint would answer with (ERR_PATCH_TEST_FAILED, ' +
+          'ERR_COMPUTE_LIMIT, ...)',
+      ),
+    created_at: timestamp('When the job was accepted'),
+    started_at: timestamp('When its latest run began').optional(),
+    finished_at: timestamp('When it completed or failed').optional(),
+    expires_at: timestamp('When a finished job and its result are deleted (404 from then on)').optional(),
+    cancel_requested_at: timestamp(
+      'When DELETE /v1/jobs/{id} asked the running job to stop (it becomes cancelled once its run has stopped)',
+    ).optional(),
+  })
+}
 
-const jobSummary = jobResult.omit({ result: true })
+// The built-in catalog's job view (what tests hold an answer to).
+export const jobResult = jobResultOf(CATALOG)
 
 // the view leaves absent times undefined, which JSON drops: the schema's optional fields
-type Summary = z.input<typeof jobSummary>
-const summary = (meta: Parameters<typeof jobView>[0]) => jobView(meta) as Summary
+const summary = (meta: Parameters<typeof jobView>[0]) => jobView(meta) as z.input<typeof jobResult>
 
 // the polling hint of an unfinished job (src/jobs/view.ts, pollAfterSeconds)
 const POLL_HINT =
@@ -78,7 +89,11 @@ const POLL_HINT =
 
 const notFound = (id: string) => new AppError('ERR_NOT_FOUND', 'No such job in this workspace.', { id })
 
-export async function jobsRoutes(app: FastifyInstance): Promise<void> {
+export async function jobsRoutes(app: FastifyInstance, options: { catalog: Catalog }): Promise<void> {
+  const jobs = jobResultOf(options.catalog)
+  const jobSummary = jobs.omit({ result: true })
+  const names = jobOps(options.catalog).map((op) => op.name)
+  const listed = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
   // In this plugin a JSON body is handed over unread: it is read as bytes and parsed off the event loop
   // when large (src/jobs/prepare.ts), so a job of tens of megabytes never stalls the gateway.
   app.removeAllContentTypeParsers()
@@ -109,7 +124,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
     idempotent: true,
     summary: 'Run an operation as an async job',
     description:
-      'Queues json.diff, json.format, json.patch or hash with `params`, the body its synchronous endpoint ' +
+      `Queues ${listed} with \`params\`, the body its synchronous endpoint ` +
       'takes, validated the same way: a body that endpoint would refuse with a 400 is refused here with the ' +
       `same 400. Paid plans only (free: 403 ERR_KEY_SCOPE). The body may be ${JOB_INPUT_FACTOR}x the ` +
       "plan's JSON body limit, and a job may compute for " +
@@ -121,7 +136,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
       'but not charged to the monthly quota. A job accepted is kept: a worker lost mid-run is replaced and ' +
       'the job runs again. Safe to retry with an `Idempotency-Key` header.',
     tags: ['Jobs'],
-    body: jobBody,
+    body: jobBodyOf(options.catalog),
     response: submitted,
     // ERR_CONFLICT: max_jobs_in_flight reached
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_COMPUTE_LIMIT', 'ERR_OVERLOADED', 'ERR_CONFLICT'],
@@ -158,7 +173,7 @@ export async function jobsRoutes(app: FastifyInstance): Promise<void> {
       'headers, 429 ERR_RATE_LIMITED) but not charged to the monthly quota, nor refused when it is spent.',
     tags: ['Jobs'],
     params: z.object({ id: z.string().describe('The id POST /v1/jobs answered with') }),
-    response: typedJobView(jobResult),
+    response: typedJobView(jobs, options.catalog),
     headers: { 'Retry-After': POLL_HINT },
     errors: ['ERR_NOT_FOUND'],
     handler: async function getJob({ params, request, reply }) {

@@ -1,9 +1,9 @@
-import { encodeBase64 } from './base64.ts'
-import type { Base64Variant } from './types.ts'
-
-// the incremental decoder, and how a decoded body is described, for a body decoded as it streams
-export { describeDecoded } from './base64.ts'
-export { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from './decode.ts'
+import { okEnvelopeAroundBytes, okEnvelopeBytes } from '../../lib/envelope.ts'
+import { NOTHING, type StreamStep } from '../stream-step.ts'
+import type { ByteEncoding } from '../types.ts'
+import { describeDecoded, encodeBase64 } from './base64.ts'
+import { createBase64Decoder, endBase64Decoder, writeBase64Decoder } from './decode.ts'
+import type { Base64Variant, DecodeVariant } from './types.ts'
 
 // Base64 encoding of a body that arrives in chunks, as plain data: each chunk's whole 3-byte groups are
 // encoded at once and the 0–2 bytes left over wait for the next chunk, so the output is exactly the
@@ -55,4 +55,43 @@ const ascii = new TextEncoder()
 // JSON.stringify({ output, variant }).
 export function encodedDataJson(output: readonly Uint8Array[], variant: Base64Variant): Uint8Array[] {
   return [ascii.encode('{"output":"'), ...output, ascii.encode(`","variant":${JSON.stringify(variant)}}`)]
+}
+
+export interface EncodeStreamOptions {
+  variant: Base64Variant
+  padding?: boolean | undefined
+}
+
+// A raw body encoded as it arrives: the Base64 text streams back, or is answered in its envelope.
+export function encodeStep(options: EncodeStreamOptions): StreamStep {
+  const encoder = createBase64Encoder(options.variant, options.padding)
+  return {
+    write: (chunk) => [writeBase64Encoder(encoder, chunk)],
+    end: () => endBase64Encoder(encoder),
+    answer: (output) => okEnvelopeAroundBytes(encodedDataJson(output, options.variant)),
+  }
+}
+
+export interface DecodeStreamOptions {
+  variant: DecodeVariant
+  strict: boolean
+  output_encoding: ByteEncoding
+}
+
+// A raw body of Base64 text decoded as it arrives: the bytes stream back, or are described in the envelope
+// as a JSON body's decode would be (the alphabet is known once the body has ended).
+export function decodeStep(options: DecodeStreamOptions): StreamStep {
+  const decoder = createBase64Decoder(options.variant, options.strict)
+  let variant: Base64Variant | undefined
+  return {
+    write: (chunk) => [writeBase64Decoder(decoder, chunk)],
+    end: () => {
+      variant = endBase64Decoder(decoder)
+      return NOTHING
+    },
+    answer: (output) =>
+      okEnvelopeBytes(
+        JSON.stringify(describeDecoded(Buffer.concat(output), variant!, options.output_encoding)),
+      ),
+  }
 }

@@ -55,3 +55,12 @@ export const algorithmsResult = z.object({
     }),
   ),
 })
+
+// A hash job's params: the JSON body, plus the algorithm its endpoint takes from the path.
+export const hashParams = hashBody.extend({
+  algorithm: hashAlgorithmParam
+    .min(1)
+    .describe(
+      'The hash algorithm, as in the path of POST /v1/hash/{algorithm} (see GET /v1/hash/algorithms)',
+    ),
+})

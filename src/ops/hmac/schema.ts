@@ -33,3 +33,15 @@ export const hmacVerifyBody = z.strictObject({
     .default('hex')
     .describe('Encoding of digest (hex is case-insensitive)'),
 })
+
+export const hmacResult = z.object({
+  algorithm: z
+    .enum(HMAC_ALGORITHMS as [string, ...string[]])
+    .meta({ id: 'HmacAlgorithm', description: 'The hash function, by its canonical (lower-case) name' }),
+  digest: z.string(),
+  output_encoding: z.enum(DIGEST_ENCODINGS),
+})
+
+export const hmacVerifyResult = z.object({
+  valid: z.boolean().describe('True when digest equals the HMAC; compared in constant time'),
+})

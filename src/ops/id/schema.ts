@@ -47,3 +47,23 @@ export const nanoidBody = z.strictObject({
     ),
   count: z.number().int().min(1).max(MAX_NANOID_COUNT).default(1),
 })
+
+export const uuidResult = z.object({ uuids: z.array(z.string()) })
+
+export const uuidInspectResult = z.object({
+  valid: z
+    .boolean()
+    .describe('RFC 9562 validity: the Nil or Max UUID, or the RFC variant with a defined version (1–8)'),
+  normalized: z.string().describe('Lower-case 8-4-4-4-12'),
+  input_format: z.enum(['standard', 'compact', 'urn', 'braced']),
+  variant: z.enum(['ncs', 'rfc9562', 'microsoft', 'future']).describe('From the leading bits of octet 8'),
+  version: z.number().int().nullable().describe('The version field; null when not the RFC 9562 variant'),
+  special: z.enum(['nil', 'max']).nullable(),
+  description: z.string(),
+  timestamp: z.string().optional().describe('v1, v6, v7: the embedded time, ISO 8601 UTC'),
+  unix_ms: z.number().int().optional().describe('v7: the 48-bit Unix millisecond timestamp'),
+  clock_sequence: z.number().int().optional().describe('v1, v6: the 14-bit clock sequence'),
+  node: z.string().optional().describe('v1, v6: the 48-bit node, as aa:bb:cc:dd:ee:ff'),
+})
+
+export const nanoidResult = z.object({ ids: z.array(z.string()) })

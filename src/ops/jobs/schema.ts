@@ -1,36 +1,48 @@
 import { z } from 'zod'
-import { algorithmInfo } from '../hash/hash.ts'
-import { hashAlgorithmParam, hashBody } from '../hash/schema.ts'
-import { jsonDiffBody } from '../json/diff/schema.ts'
-import { formatBody } from '../json/format/schema.ts'
-import { patchBody } from '../json/patch/schema.ts'
+import type { Catalog } from '../catalog.ts'
+import type { AnyOp } from '../define.ts'
 
-// A job's params are the body of the operation's synchronous endpoint, validated by the same schema; the
-// hash endpoint's path parameter joins its body.
-const hashParams = hashBody.extend({
-  algorithm: hashAlgorithmParam
-    .min(1)
-    .describe(
-      'The hash algorithm, as in the path of POST /v1/hash/{algorithm} (see GET /v1/hash/algorithms)',
+// A job's body: an operation that may run as a job (OpDescriptor.job, src/ops/define.ts) and its params,
+// the body of the operation's synchronous endpoint, validated by the same schema (plus what its path adds:
+// a hash job names its algorithm). Derived from the catalog, so an op declared as a job is a job kind.
+
+function jobOf(op: AnyOp) {
+  return z.strictObject({
+    operation: z.literal(op.name),
+    params: (op.job?.params ?? op.body).describe(
+      `The body of POST ${op.http.path.replace(/:(\w+)/g, '{$1}')}${op.stream ? ' (JSON body)' : ''}, with the ` +
+        `same fields, defaults and limits${op.job?.params ? ', plus what its path takes' : ''}`,
     ),
-})
-
-const job = <O extends string, P extends z.ZodType>(operation: O, params: P, endpoint: string) =>
-  z.strictObject({
-    operation: z.literal(operation),
-    params: params.describe(`The body of ${endpoint}, with the same fields, defaults and limits`),
   })
+}
 
-export const jobBody = z.discriminatedUnion('operation', [
-  job('json.diff', jsonDiffBody, 'POST /v1/json/diff'),
-  job('json.format', formatBody, 'POST /v1/json/format (JSON body)'),
-  job('json.patch', patchBody, 'POST /v1/json/patch'),
-  job('hash', hashParams, 'POST /v1/hash/{algorithm} (JSON body), plus `algorithm`'),
-])
+// The operations that may run as jobs, in the catalog's order.
+export function jobOps(catalog: Catalog): AnyOp[] {
+  return catalog.ops.filter((op) => op.job !== undefined)
+}
 
-export type JobBody = z.output<typeof jobBody>
+const bodies = new WeakMap<Catalog, z.ZodType<JobBody>>()
+
+// The schema of a job's body for this catalog's job ops.
+export function jobBodyOf(catalog: Catalog): z.ZodType<JobBody> {
+  let schema = bodies.get(catalog)
+  if (!schema) {
+    const [first, ...rest] = jobOps(catalog).map(jobOf)
+    if (!first) throw new Error('no operation runs as a job')
+    schema = z.discriminatedUnion('operation', [first, ...rest]) as unknown as z.ZodType<JobBody>
+    bodies.set(catalog, schema)
+  }
+  return schema
+}
+
+export interface JobBody {
+  operation: string
+  params: Record<string, unknown>
+}
 
 // What the synchronous endpoint refuses before it runs anything is refused at submission too.
-export function checkJobParams(body: JobBody): void {
-  if (body.operation === 'hash') algorithmInfo(body.params.algorithm)
+export function checkJobParams(catalog: Catalog, body: JobBody): AnyOp {
+  const op = catalog.named(body.operation)!
+  op.job?.check?.(body.params as never)
+  return op
 }

@@ -2,7 +2,14 @@
 // (OpSpec.body in src/ops/registry.ts).
 import { z } from 'zod'
 import { BYTE_ENCODINGS } from '../types.ts'
-import { isJsonObject, JWS_ALGORITHM_NAMES, MAX_DURATION_SECONDS, MAX_NUMERIC_DATE } from './types.ts'
+import {
+  INSPECT_WARNING_CODES,
+  isJsonObject,
+  JWS_ALGORITHM_NAMES,
+  MAX_DURATION_SECONDS,
+  MAX_NUMERIC_DATE,
+  VERIFY_REASON_CODES,
+} from './types.ts'
 
 // A JWS "alg" (case-sensitive, RFC 7515): the document offers the closed set, while the op refuses any other
 // name with ERR_UNSUPPORTED_ALGORITHM and the list of supported ones, rather than a bare validation error.
@@ -95,3 +102,61 @@ export const jwtSignBody = z.strictObject({
   audience: stringOrList.optional(),
   subject: z.string().optional(),
 })
+
+export const jwtDecodeResult = z.object({
+  header: z.record(z.string(), z.unknown()),
+  payload: z
+    .union([z.record(z.string(), z.unknown()), z.string()])
+    .describe('The claims object, or the payload as text/base64url when it is not a JSON object'),
+  payload_format: z
+    .enum(['json', 'text', 'base64url'])
+    .describe(
+      'json: a JSON object; text: UTF-8 that is not a JSON object; base64url: bytes that are not UTF-8',
+    ),
+  signature: z.string().describe('The signature segment, base64url'),
+  signed_part: z.string().describe('header.payload, the bytes the signature covers'),
+})
+
+const claimTime = z
+  .object({ value: z.number(), iso: z.string().nullable(), relative: z.string() })
+  .nullable()
+  .describe('null when the claim is absent or not a NumericDate')
+
+export const jwtInspectResult = jwtDecodeResult.extend({
+  at: z.string().describe('The reference time used, ISO 8601'),
+  algorithm: z
+    .string()
+    .describe(
+      'The token\'s "alg" header as written, whatever it is (warnings say when Anvil cannot verify it)',
+    ),
+  key_id: z.string().nullable(),
+  type: z.string().nullable(),
+  claims: z.object({ iat: claimTime, nbf: claimTime, exp: claimTime }),
+  expired: z.boolean(),
+  not_yet_valid: z.boolean(),
+  expires_in_seconds: z.number().nullable().describe('exp minus the reference time; negative once expired'),
+  warnings: z.array(
+    z.object({
+      code: z
+        .enum(INSPECT_WARNING_CODES)
+        .describe('Stable; new codes may be added. The message is for humans and may change'),
+      message: z.string(),
+    }),
+  ),
+})
+
+export const jwtVerifyResult = z.union([
+  z.object({
+    valid: z.literal(true),
+    header: z.record(z.string(), z.unknown()),
+    payload: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    valid: z.literal(false),
+    reason: z.object({
+      code: z.enum(VERIFY_REASON_CODES),
+      message: z.string(),
+      claim: z.string().optional().describe('The claim at fault, for claim-related codes'),
+    }),
+  }),
+])

@@ -23,3 +23,36 @@ export const normalizeBody = z.strictObject({
 })
 
 export const inspectBody = z.strictObject({ input: z.string() })
+
+export const codecResult = z.object({
+  output: z.string(),
+  format: z.enum(TEXT_FORMATS),
+})
+
+export const normalizeResult = z.object({
+  output: z.string(),
+  form: z.enum(NORMAL_FORMS),
+  changed: z.boolean().describe('Whether the output differs from the input'),
+})
+
+const count = z.number().int().min(0)
+
+export const textInspectResult = z.object({
+  utf16_units: count.describe('JavaScript string length'),
+  code_points: count.describe('Unicode code points (a lone surrogate counts as one)'),
+  graphemes: count.describe('User-perceived characters (extended grapheme clusters, UAX #29)'),
+  words: count.describe('Word-like segments (UAX #29 word boundaries)'),
+  lines: count.describe('Lines; a final line break ends the last line, so "a\\n" is 1 and "" is 0'),
+  utf8_bytes: count.describe('Size in UTF-8; a lone surrogate counts as the 3 bytes of U+FFFD'),
+  well_formed: z.boolean().describe('No lone surrogates'),
+  lone_surrogate_position: count.nullable().describe('UTF-16 index of the first lone surrogate'),
+  ascii: z.boolean(),
+  has_bom: z.boolean().describe('Starts with U+FEFF'),
+  line_endings: z.object({ lf: count, crlf: count, cr: count }),
+  control_characters: count.describe('C0/C1 control characters other than tab, LF and CR'),
+  format_characters: count.describe('Invisible format characters (General Category Cf)'),
+  bidi_controls: count.describe('Bidirectional marks, embeddings, overrides and isolates'),
+  normalized: z
+    .object({ nfc: z.boolean(), nfd: z.boolean(), nfkc: z.boolean(), nfkd: z.boolean() })
+    .describe('Whether the text is already in each normalization form'),
+})

@@ -161,3 +161,39 @@ export const queryParseBody = z.strictObject({
   query: z.string().describe('A query string, with or without the leading "?"'),
 })
 export const queryBuildBody = z.strictObject({ params: queryParams('The parameters to encode.') })
+
+const component = (text: string) => z.string().describe(text)
+
+export const queryPairs = z.array(z.tuple([z.string(), z.string()]))
+export const queryObject = z
+  .record(z.string(), z.union([z.string(), z.array(z.string())]))
+  .describe(
+    'The query by name: a string, or an array when the name repeats. "__proto__" is an ordinary name.',
+  )
+
+export const urlParts = z.object({
+  href: component('The whole URL, serialized'),
+  origin: component('scheme://host[:port] for http(s), ws(s), ftp and blob: of those; "null" otherwise'),
+  protocol: component('The scheme with its colon, e.g. "https:"'),
+  username: component('Percent-encoded'),
+  password: component('Percent-encoded'),
+  host: component('hostname and, when not the default, ":port"'),
+  hostname: component('ASCII (punycode) for special schemes; IPv6 in brackets'),
+  port: component('"" when absent or the default for the scheme'),
+  pathname: component('Percent-encoded path'),
+  search: component('"" or "?" followed by the query'),
+  hash: component('"" or "#" followed by the fragment'),
+  query: queryPairs.describe('The query as application/x-www-form-urlencoded [name, value] pairs, decoded'),
+  query_object: queryObject,
+})
+
+export const queryParseResult = z.object({
+  pairs: queryPairs.describe('[name, value] pairs, decoded'),
+  object: queryObject,
+})
+
+export const queryBuildResult = z.object({
+  query: z
+    .string()
+    .describe('application/x-www-form-urlencoded, as URLSearchParams writes it; no leading "?"'),
+})

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inlineUpTo } from '../../../src/exec/costs.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { opNamed } from '../../helpers/ops.ts'
 
 // Issue 14: routes with handlers of their own (hash, hmac, Base64, json/format) hand a large JSON body to the
 // pool as bytes, parsed and validated there, with what the handler adds (the path's algorithm, a raw-bytes
@@ -38,7 +39,7 @@ async function pooled(op: string): Promise<number> {
 }
 
 describe('a large JSON body of a route with a handler runs on the pool', () => {
-  const text = 'x'.repeat(inlineUpTo('hash') + 1024)
+  const text = 'x'.repeat(inlineUpTo(opNamed('hash')) + 1024)
 
   it('hash: the algorithm comes from the path, JSON or raw answer', async () => {
     const res = await t.post('/v1/hash/SHA256', { input: text, output_encoding: 'base64' })
@@ -74,7 +75,7 @@ describe('a large JSON body of a route with a handler runs on the pool', () => {
   })
 
   it('base64 encode and decode, answered as JSON or as raw bytes', async () => {
-    const input = 'é'.repeat(inlineUpTo('base64.encode'))
+    const input = 'é'.repeat(inlineUpTo(opNamed('base64.encode')))
     const json = await t.post('/v1/base64/encode', { input })
     expect(where(json)).toBe('paid')
     expect(json.json().data).toEqual({ output: Buffer.from(input).toString('base64'), variant: 'standard' })
@@ -88,7 +89,9 @@ describe('a large JSON body of a route with a handler runs on the pool', () => {
   })
 
   it('json/format, answered as JSON or as raw bytes', async () => {
-    const input = JSON.stringify(Array.from({ length: inlineUpTo('json.format') / 8 }, (_, i) => ({ i })))
+    const input = JSON.stringify(
+      Array.from({ length: inlineUpTo(opNamed('json.format')) / 8 }, (_, i) => ({ i })),
+    )
     const json = await t.post('/v1/json/format', { input, mode: 'minify' })
     expect(where(json)).toBe('paid')
     expect(json.json().data).toEqual({ output: input, bytes: input.length })
@@ -108,7 +111,7 @@ describe('ops whose schema bounds their work parse a large body on the pool', ()
     const small = await t.post('/v1/time/timestamp', { value: '1710055800123' })
     expect(small.statusCode).toBe(200)
     expect(where(small)).toBeUndefined()
-    const padding = 'é\n'.repeat(inlineUpTo('time.timestamp') / 2)
+    const padding = 'é\n'.repeat(inlineUpTo(opNamed('time.timestamp')) / 2)
     const before = await pooled('time.timestamp')
     const large = await t.post('/v1/time/timestamp', { value: '1710055800123', padding })
     expect(large.statusCode).toBe(400)

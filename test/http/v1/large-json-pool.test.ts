@@ -4,8 +4,9 @@ import https from 'node:https'
 import { setPriority, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { worstCase } from '../../../bench/stall-inputs.ts'
+import { worstRequest } from '../../../bench/stall-inputs.ts'
 import { canary } from '../../helpers/canary.ts'
+import { opNamed } from '../../helpers/ops.ts'
 import { type ServerProcess, startServerProcess } from '../../helpers/server-process.ts'
 
 // Issue 14 follow-up: a large JSON body for a pure op route (url.build, jwt.decode...) is parsed and
@@ -94,13 +95,21 @@ describe('large JSON bodies of pure op routes are parsed and validated on the po
   it('a 4 MiB url.build body and a 4 MiB jwt.decode token keep /healthz under 250 ms', {
     timeout: 180_000,
   }, async () => {
-    const build = JSON.stringify(worstCase('url.build', 4 * MiB))
-    const decode = JSON.stringify(worstCase('jwt.decode', 4 * MiB))
+    const build = JSON.stringify(worstRequest(opNamed('url.build'), 4 * MiB).body)
+    const decode = JSON.stringify(worstRequest(opNamed('jwt.decode'), 4 * MiB).body)
     expect(build.length).toBeGreaterThan(3.5 * MiB)
     expect(decode.length).toBeGreaterThan(3.5 * MiB)
     // the first request of an op loads it on a pool thread: not what is measured
-    await postFromChild(server, '/v1/url/build', JSON.stringify(worstCase('url.build', 64 * 1024)))
-    await postFromChild(server, '/v1/jwt/decode', JSON.stringify(worstCase('jwt.decode', 64 * 1024)))
+    await postFromChild(
+      server,
+      '/v1/url/build',
+      JSON.stringify(worstRequest(opNamed('url.build'), 64 * 1024).body),
+    )
+    await postFromChild(
+      server,
+      '/v1/jwt/decode',
+      JSON.stringify(worstRequest(opNamed('jwt.decode'), 64 * 1024).body),
+    )
     // the same canary with nothing to do first: on a loaded machine the scheduler alone delays it
     const quiet = await canary(server, () => new Promise((r) => setTimeout(r, 3_000)))
     const urlBuild = await canary(server, () => postFromChild(server, '/v1/url/build', build))

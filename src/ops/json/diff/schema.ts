@@ -30,3 +30,29 @@ export const jsonDiffBody = z.strictObject({
     .default('delta')
     .describe('Which representations to return: the jsondiffpatch delta, the RFC 6902 patch, or both'),
 })
+
+const patchOp = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('add'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('remove'), path: z.string() }),
+  z.object({ op: z.literal('replace'), path: z.string(), value: z.unknown() }),
+  z.object({ op: z.literal('move'), from: z.string(), path: z.string() }),
+])
+
+const count = z.number().int().min(0)
+
+export const jsonDiffResult = z.object({
+  equal: z.boolean().describe('true when the documents are equal as JSON (key order does not matter)'),
+  delta: z
+    .unknown()
+    .optional()
+    .describe('jsondiffpatch delta format; {} when equal. Present unless output is "json_patch"'),
+  json_patch: z
+    .array(patchOp)
+    .optional()
+    .describe(
+      'RFC 6902 patch: applied to left it gives right, always; [] when equal. Present unless output is "delta"',
+    ),
+  stats: z
+    .object({ added: count, removed: count, changed: count, moved: count })
+    .describe('Delta leaves by kind: a whole added or removed subtree counts once, moves count array items'),
+})

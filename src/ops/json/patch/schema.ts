@@ -24,3 +24,7 @@ export const patchBody = z.strictObject({
         'ERR_INVALID_PATCH with its index',
     ),
 })
+
+export const patchResult = z.object({
+  result: z.unknown().describe('The patched document'),
+})

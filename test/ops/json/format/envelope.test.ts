@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { okEnvelopeBytes, okEnvelopeValueBytes } from '../../../../src/lib/envelope.ts'
 import { formatResultJson, jsonStringBytes } from '../../../../src/ops/json/format/envelope.ts'
 import { formatJson } from '../../../../src/ops/json/format/format.ts'
-import { OPERATIONS } from '../../../../src/ops/registry.ts'
+import { opNamed } from '../../../helpers/ops.ts'
 
 // What a pool thread answered before formatResultJson: JSON.stringify of the result, UTF-8 encoded.
 const reference = (result: unknown) => Buffer.from(okEnvelopeBytes(JSON.stringify(result)))
 const viaBytes = (result: unknown) =>
-  Buffer.from(okEnvelopeValueBytes(result, OPERATIONS['json.format'].jsonBytes))
+  Buffer.from(okEnvelopeValueBytes(result, opNamed('json.format').jsonBytes))
 
 // Documents whose strings hold every kind of byte JSON.stringify escapes or keeps: quotes, backslashes,
 // escaped controls, raw non-ASCII, astral characters; written with any whitespace, and duplicate keys
@@ -57,7 +57,7 @@ describe('json.format answers serialized from the printed bytes', () => {
   it('never makes the output string for an answer made from the printed bytes (JSON or raw bytes)', () => {
     const result = formatJson({ input: '{"a":[1,"é",{"b":null}]}', mode: 'minify' })
     const json = reference(result)
-    const raw = Buffer.from(OPERATIONS['json.format'].octets!(result))
+    const raw = Buffer.from(opNamed('json.format').octets!.bytes(result))
     expect(raw.toString('utf8')).toBe('{"a":[1,"é",{"b":null}]}')
     // the output read from here on throws: what the answer needs must come from the bytes
     Object.defineProperty(result, 'output', {
@@ -66,7 +66,7 @@ describe('json.format answers serialized from the printed bytes', () => {
       },
     })
     expect(viaBytes(result).equals(json)).toBe(true)
-    expect(Buffer.from(OPERATIONS['json.format'].octets!(result)).equals(raw)).toBe(true)
+    expect(Buffer.from(opNamed('json.format').octets!.bytes(result)).equals(raw)).toBe(true)
     // where it is read (a job's stored result, an inline answer), it is the text, as a plain member
     const fresh = formatJson({ input: '[1, 2]', mode: 'minify' })
     expect({ ...fresh }).toEqual({ output: '[1,2]', bytes: 5 })
@@ -78,7 +78,7 @@ describe('json.format answers serialized from the printed bytes', () => {
     // already minified and large: the printer's buffer is exactly the output (its own ArrayBuffer)
     const input = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ i, s: `é${i}` })))
     const result = formatJson({ input, mode: 'minify' })
-    const bytes = OPERATIONS['json.format'].octets!(result)
+    const bytes = opNamed('json.format').octets!.bytes(result)
     structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
     expect(bytes.byteLength).toBe(0)
     expect(result.output).toBe(input)
