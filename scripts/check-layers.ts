@@ -134,6 +134,28 @@ function edgeViolations(e: Edge, layers: readonly string[]): Violation[] {
   return out
 }
 
+// The folders' graph: a folder imports another when one of its files imports one of the other's, types
+// included (a folder and its subfolder are two folders).
+// A file that is a layer of its own (src/errors.ts, src/config.ts, src/runtime.ts) stands for itself. A
+// folder's composition file (its subsystem's open.ts, a listener's app.ts, a route folder's plugin.ts or
+// index.ts) assembles the folder's subfolders: its imports of them are not arrows back up.
+const COMPOSITION = new Set(['open.ts', 'app.ts', 'admin-app.ts', 'plugin.ts', 'index.ts'])
+
+function folderEdges(edges: Edge[], layers: readonly string[]): Edge[] {
+  const unit = (file: string) => (layers.includes(file) ? file : posix.dirname(file))
+  const seen = new Set<string>()
+  const out: Edge[] = []
+  for (const e of edges) {
+    const from = unit(e.from)
+    const to = unit(e.to)
+    if (COMPOSITION.has(posix.basename(e.from)) && to.startsWith(`${from}/`)) continue
+    if (from === to || seen.has(`${from} ${to}`)) continue
+    seen.add(`${from} ${to}`)
+    out.push({ from, to, typeOnly: false })
+  }
+  return out
+}
+
 // Tarjan's strongly connected components over runtime imports: every component of more than one module
 // (or a module importing itself) is a cycle.
 function cycles(edges: Edge[]): string[][] {
@@ -193,6 +215,15 @@ export function checkLayers(
       from: component[0]!,
       to: component.join(' -> '),
       message: 'import cycle (runtime imports; `import type` does not count)',
+    })
+  for (const component of cycles(folderEdges(edges, layers)))
+    all.push({
+      rule: 'no-folder-cycles',
+      from: component[0]!,
+      to: component.join(' <-> '),
+      message:
+        'folders that import each other (a folder and its subfolders are folders of their own; `import type` ' +
+        'counts): move what both need below both',
     })
   const isKnown = (v: Violation) =>
     v.rule === 'routes-take-schemas' && KNOWN_ROUTE_IMPORTS.includes(`${v.from} -> ${v.to}`)

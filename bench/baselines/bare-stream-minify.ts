@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:https'
-import { createJsonStream, endJsonStream, writeJsonStream } from '../../src/ops/json/stream/stream.ts'
+import { createJsonStream, endJsonStream, writeJsonStream } from '../../src/ops/json/format/stream.ts'
 
 // The floor for streamed JSON minify: Node's own HTTPS server (no framework, no gateway, no pool) feeding
 // the request body through the same streaming formatter on its event loop and writing the output back

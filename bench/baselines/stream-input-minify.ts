@@ -9,7 +9,7 @@ import {
   endJsonStream,
   jsonStreamWarnings,
   writeJsonStream,
-} from '../../src/ops/json/stream/stream.ts'
+} from '../../src/ops/json/format/stream.ts'
 
 // The streaming floor for the {input} form of json/format: what the gateway could at best do if it
 // formatted the `input` string on a thread of its own while the body streams in. Node's own HTTPS server

@@ -4,22 +4,22 @@ import { VERSION } from '../lib/version.ts'
 import { accessLog as createAccessLog } from '../observability/access-log.ts'
 import { lazyChildLogger, loggerOptions } from '../observability/logger.ts'
 import type { Runtime } from '../runtime.ts'
+import { clientErrorHandler, errorsHandling, frameworkErrors } from './answer/error-handler.ts'
 import { bodyParsers } from './body/parsers.ts'
-import { connectionTimeouts } from './connection-timeouts.ts'
 import { CONSOLE_RESPONSE_HEADERS, consoleRoutes } from './console/plugin.ts'
-import { clientErrorHandler, errorsHandling, frameworkErrors } from './error-handler.ts'
 import { accessControl } from './hooks/access.ts'
 import { auth } from './hooks/authenticate.ts'
 import { idempotency } from './hooks/idempotency.ts'
 import { recorder } from './hooks/record.ts'
-import { genReqId } from './hooks/request-context.ts'
 import { traceRequests } from './hooks/trace.ts'
 import { lane } from './lane/lane.ts'
-import { metaRoutes } from './meta.ts'
+import { metaRoutes } from './meta/meta.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import type { ListenerHeaders } from './openapi/headers.ts'
+import { zodCompiler } from './route/zod-compiler.ts'
+import { connectionTimeouts } from './transport/connection-timeouts.ts'
+import { genReqId } from './transport/request-id.ts'
 import { v1Routes } from './v1/index.ts'
-import { zodCompiler } from './zod-compiler.ts'
 import './fastify-augment.ts'
 
 export interface AppOptions {
@@ -121,6 +121,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
 
   await app.register(metaRoutes, {
     routes,
+    catalog: runtime.catalog,
     version: VERSION,
     ready: () => runtime.ready(),
     headers: DOCUMENTED_HEADERS,

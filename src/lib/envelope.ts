@@ -2,8 +2,7 @@
 // answer is small (inline work, a job's view) and as UTF-8 bytes where it is made on a pool thread, so
 // the gateway neither concatenates, measures nor encodes a large answer on its event loop (a 4 MiB
 // url.build body answers 17 MB). TextEncoder gives an ArrayBuffer of its own, which is moved, not copied.
-// (Routes with a response schema answer `{ ok: true, data }` as an object, serialized by that schema:
-// src/http/define-route.ts.)
+// Nothing else builds it: test/lib/one-envelope.test.ts refuses any other spelling in src/ and workers/.
 
 const utf8 = new TextEncoder()
 

@@ -1,15 +1,6 @@
-// Endpoint families a key can be restricted to (API.md's endpoint groups, plus async jobs).
-export const FAMILIES = [
-  'hash',
-  'hmac',
-  'jwt',
-  'base64',
-  'text',
-  'url',
-  'json',
-  'time',
-  'cron',
-  'id',
-  'jobs',
-] as const
-export type Family = (typeof FAMILIES)[number]
+import { CATALOG } from '../ops/catalog.ts'
+
+// Endpoint families a key can be restricted to: the ops' families (OpDescriptor.family, in the catalog's
+// order), plus async jobs.
+export const FAMILIES: readonly string[] = [...new Set(CATALOG.ops.map((op) => op.family)), 'jobs']
+export type Family = string

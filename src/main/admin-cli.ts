@@ -95,7 +95,7 @@ async function sendAll(call: Call): Promise<number> {
     const path = `${call.path}${sep}limit=100${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`
     const answer = await request({ method: 'GET', path })
     if (!answer.ok) return 1
-    const page = answer.data as ListPage
+    const page = answer.body as ListPage
     items.push(...page.data)
     if (!page.has_more || page.data.length === 0) break
     after = page.data.at(-1)!.id
@@ -108,8 +108,8 @@ async function send(call: Call): Promise<number> {
   if (call.pageAll) return sendAll(call)
   const answer = await request(call)
   if (!answer.ok) return 1
-  process.stdout.write(`${JSON.stringify(answer.data, null, 2)}\n`)
-  const note = call.note?.(answer.data)
+  process.stdout.write(`${JSON.stringify(answer.body, null, 2)}\n`)
+  const note = call.note?.(answer.body)
   if (note) process.stderr.write(`${note}\n`)
   return 0
 }
@@ -117,7 +117,8 @@ async function send(call: Call): Promise<number> {
 let located: Promise<Target> | undefined
 
 // one call; a refusal is printed on stderr
-async function request(call: Call): Promise<{ ok: boolean; data?: unknown }> {
+// the answer's `data` as `body`: what the admin API answered, not an envelope of ours
+async function request(call: Call): Promise<{ ok: boolean; body?: unknown }> {
   located ??= locate()
   const target = await located
   const url = new URL(call.path, target.base)
@@ -156,7 +157,7 @@ async function request(call: Call): Promise<{ ok: boolean; data?: unknown }> {
     process.stderr.write(`${JSON.stringify(payload.error ?? payload, null, 2)}\n`)
     return { ok: false }
   }
-  return { ok: true, data: payload.data }
+  return { ok: true, body: payload.data }
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -55,9 +55,11 @@ export interface OpCap {
 }
 
 // A worked example: the request (path and query when they differ from the route's, headers such as Accept,
-// a JSON body or, with `raw`, the text of an application/octet-stream body) and the whole response body
-// ("…" for a value that differs on every call; a string ending in "…" for one that starts so). The
-// OpenAPI document shows them; test/http/openapi/examples.test.ts runs them; docs/examples/ lists them.
+// a JSON body or, with `raw`, the text of an application/octet-stream body) and what it answers: the
+// success envelope's `data`, the error object of a refusal, or (Accept: application/octet-stream) the raw
+// bytes as text. "…" stands for a value that differs on every call, a string ending in "…" for one that
+// starts so. The OpenAPI document shows them; test/http/openapi/examples.test.ts runs them;
+// docs/examples/<family>.md lists them (scripts/docs-examples.ts).
 export interface OpExample<B> {
   summary: string
   path?: string
@@ -65,7 +67,9 @@ export interface OpExample<B> {
   headers?: Record<string, string>
   body?: z.input<B>
   raw?: string
-  answer: unknown
+  data?: unknown
+  error?: { type: string; message: string; code: ErrorCode; details?: Record<string, unknown> }
+  bytes?: string
 }
 
 export interface StreamFacts<Q> {
@@ -176,6 +180,11 @@ export function defineOp<
       throw new Error(`op ${op.name}: cap "${name}" must not shrink from free to pro to business`)
   }
   if (op.examples.length === 0) throw new Error(`op ${op.name} has no example`)
+  for (const example of op.examples) {
+    const answers = [example.data, example.error, example.bytes].filter((a) => a !== undefined)
+    if (answers.length !== 1)
+      throw new Error(`op ${op.name}, example "${example.summary}": answers with one of data, error, bytes`)
+  }
   // a job runs on a job worker from its stored record, which does not carry a workspace's caps yet
   if (op.job !== undefined && op.caps !== undefined)
     throw new Error(`op ${op.name}: an op with caps cannot run as a job yet (docs/jobs.md, "Decisions")`)

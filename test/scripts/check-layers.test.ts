@@ -172,6 +172,40 @@ describe('check-layers (the import boundaries of src/ and workers/)', () => {
     ])
   })
 
+  it('fails on folders that import each other (types count), siblings or a folder and its subfolder', () => {
+    const ring = {
+      ...CLEAN,
+      'src/http/lane/a.ts': "import { b } from '../hooks/b.ts'\nexport const a = b\n",
+      'src/http/hooks/b.ts': "import type { C } from '../body/c.ts'\nexport const b: C = 1\n",
+      'src/http/body/c.ts': "import type { A } from '../lane/d.ts'\nexport type C = A\n",
+      'src/http/lane/d.ts': 'export type A = number\n',
+    }
+    expect(checkLayers(tree(ring)).violations).toContainEqual(
+      expect.objectContaining({
+        rule: 'no-folder-cycles',
+        to: 'src/http/body <-> src/http/hooks <-> src/http/lane',
+      }),
+    )
+    const upAndDown = {
+      ...CLEAN,
+      'src/http/shared.ts': "import { d } from './lane/d.ts'\nexport const s = d\n",
+      'src/http/lane/d.ts': "import type { S } from '../types.ts'\nexport const d: S = 1\n",
+      'src/http/types.ts': 'export type S = number\n',
+    }
+    expect(checkLayers(tree(upAndDown)).violations).toContainEqual(
+      expect.objectContaining({ rule: 'no-folder-cycles', to: 'src/http <-> src/http/lane' }),
+    )
+    // a folder's composition file (open.ts, app.ts, plugin.ts, index.ts) assembles its subfolders
+    const composed = {
+      ...CLEAN,
+      'src/http/lane/d.ts': "import type { S } from '../types.ts'\nexport const d: S = 1\n",
+      'src/http/types.ts': 'export type S = number\n',
+      'src/http/app.ts':
+        "import type { openRuntime } from '../runtime.ts'\nimport { r } from './v1/hash.ts'\nimport { d } from './lane/d.ts'\nexport const app = (x: typeof openRuntime) => [x, r, d]\n",
+    }
+    expect(checkLayers(tree(composed)).violations).toEqual([])
+  })
+
   it('fails on an import cycle, and not on one closed only by `import type`', () => {
     const cyclic = {
       ...CLEAN,

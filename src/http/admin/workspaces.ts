@@ -3,8 +3,8 @@ import { z } from 'zod'
 import { AppError } from '../../errors.ts'
 import { effectiveLimits, type PlanTable } from '../../limits/plans.ts'
 import type { Store, Workspace } from '../../store/types.ts'
-import { defineRoute } from '../define-route.ts'
-import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../pagination.ts'
+import { defineRoute } from '../route/define-route.ts'
+import { listSchema, pageOrRefuse, pageQuery, pageRequest } from '../route/pagination.ts'
 import { createWorkspaceBody, idParams, patchWorkspaceBody, usageSchema, workspaceSchema } from './schemas.ts'
 
 export interface AdminOptions {

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts'
 import { jsonParseErrorOffset, locate } from '../../lib/json-error.ts'
 import { RawJson } from '../../lib/raw-json.ts'
 import { parseOpBody } from '../../ops/answer.ts'
-import { bodyUnderDeadline } from '../hooks/body-deadline.ts'
+import { bodyUnderDeadline } from './body-deadline.ts'
 import { consumeLimitedCallback, readLimitedCallback } from './consume-limited.ts'
 
 export interface BodyParserOptions {

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { StreamJob } from '../../../workers/stream-protocol.ts'
 import { AppError } from '../../errors.ts'
 import type { StreamHandle } from '../../exec/stream-run.ts'
-import { answerJson } from '../lane/answer.ts'
+import { answerJson } from '../answer/answer.ts'
 
 export interface TransformBodyOptions {
   // output held back before the answer is committed (Infinity: all of it)

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises'
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../errors.ts'
 import { CERTIFICATE_FILE } from './curl.ts'
-import type { AssetUrls } from './pages/layout.ts'
 
 const FILES = {
   'console.js': 'text/javascript; charset=utf-8',
@@ -18,6 +17,12 @@ interface Asset {
 
 // The console's one script and one stylesheet, read once at start and served from memory. Pages link
 // them with ?v=<content hash>, so such a URL can be cached for good; any other URL is revalidated.
+// the console's stylesheet and script, at addresses that change with their content (cached for good)
+export interface AssetUrls {
+  css: string
+  js: string
+}
+
 export async function consoleAssets(app: FastifyInstance, caCertPath: string | null): Promise<AssetUrls> {
   const assets = new Map<string, Asset>()
   for (const [name, type] of Object.entries(FILES)) {

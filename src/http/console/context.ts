@@ -30,10 +30,3 @@ export interface ConsoleAuth {
   user: SignedInUser
   session: Session
 }
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    // the signed-in person on console routes; null when there is no valid session
-    consoleAuth: ConsoleAuth | null
-  }
-}

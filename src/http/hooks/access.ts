@@ -35,16 +35,6 @@ export interface AccessControl {
   ruleOf(security: Security): AccessRule | undefined
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    // the one access rule of this route, checked after routing by the access hook; mandatory
-    security?: Security
-  }
-  interface FastifyInstance {
-    access: AccessControl
-  }
-}
-
 const kScopeSecurity = Symbol('anvil.scopeSecurity')
 
 // For routes a third-party plugin registers (which cannot be given a config): every route registered

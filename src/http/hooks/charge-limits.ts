@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts'
 import { rateLimitPolicy, rateLimitState } from '../../limits/headers.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 import type { ConsumeRequest, LimitDecision, Store } from '../../store/types.ts'
-import type { AuthContext } from '../fastify-augment.ts'
+import type { AuthContext } from './auth-context.ts'
 import { storeUnavailable } from './store-unavailable.ts'
 
 export interface LimitCharger {

@@ -10,20 +10,10 @@ import {
   seal,
   unseal,
 } from '../../lib/idempotency-seal.ts'
-import type { IdempotencyRef, Store } from '../../store/types.ts'
+import type { Store } from '../../store/types.ts'
+import { shapeAnswer } from '../answer/answer.ts'
 import { consumeLimited } from '../body/consume-limited.ts'
 import { isReadable } from '../body/stream-transform.ts'
-import { shapeAnswer } from '../lane/answer.ts'
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    // a create that honours Idempotency-Key (Stripe's semantics; docs/api.md)
-    idempotent?: boolean
-  }
-  interface FastifyRequest {
-    idempotency?: { scope: string; key: string; ref: IdempotencyRef; fingerprint: string; settled: boolean }
-  }
-}
 
 export interface IdempotencyOptions {
   store: Store

@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { RequestTrace, Tracing } from '../../tracing/types.ts'
-import { toAppError } from '../error-mapping.ts'
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    // this request's server span (null until traceRequest runs; the plugin is only registered when
-    // tracing is on)
-    trace: RequestTrace | null
-  }
-}
+import type { Tracing } from '../../tracing/types.ts'
+import { toAppError } from '../answer/error-mapping.ts'
 
 // what a client controls is cut to this many characters before it becomes a span attribute
 const MAX_ATTRIBUTE = 512

@@ -20,13 +20,6 @@ export interface Lane {
   shape: boolean
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    // the route's lane (src/http/lane/lane.ts); the not-found route has none
-    lane?: Lane
-  }
-}
-
 export function compileLane(
   route: RouteOptions,
   ruleOf: (security: Security) => AccessRule | undefined,

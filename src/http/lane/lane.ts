@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
-import { startBodyDeadline } from '../hooks/body-deadline.ts'
+import { startBodyDeadline } from '../body/body-deadline.ts'
 import type { CorsOptions } from '../hooks/cors.ts'
 import { corsSteps } from '../hooks/cors.ts'
 import { type KeyActivityOptions, keyUse } from '../hooks/key-activity.ts'

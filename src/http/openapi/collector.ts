@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { z } from 'zod'
-import type { RouteDoc } from '../define-route.ts'
+import type { RouteDoc } from './route-doc.ts'
 
 export interface CollectedRoute {
   method: string

@@ -178,17 +178,28 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
         },
       },
     }
-    const answers = examples.filter((e) => !isErrorAnswer(e.example.response))
+    // an answer shown as text is raw bytes (Accept: application/octet-stream), not the envelope
+    const answers = examples.filter(
+      (e) => !isErrorAnswer(e.example.response) && typeof e.example.response !== 'string',
+    )
     if (answers.length > 0) {
       success.examples = namedExamples(answers, (example) => example.response)
     }
+    const rawAnswers = examples.filter((e) => typeof e.example.response === 'string')
     const responses: Record<string, unknown> = {
       [String(status)]: {
         description: route.doc.summary,
         headers: headersOf(status, []),
         content: {
           'application/json': success,
-          ...(route.doc.binaryResponse ? { 'application/octet-stream': OCTETS } : {}),
+          ...(route.doc.binaryResponse
+            ? {
+                'application/octet-stream':
+                  rawAnswers.length > 0
+                    ? { ...OCTETS, examples: namedExamples(rawAnswers, (example) => example.response) }
+                    : OCTETS,
+              }
+            : {}),
         },
       },
     }

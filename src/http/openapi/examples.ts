@@ -1,5 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { okEnvelope } from '../../lib/envelope.ts'
+import type { Catalog } from '../../ops/catalog.ts'
+import type { OpExample } from '../../ops/define.ts'
 
 // The worked examples of docs/examples/*.md are the one source of the OpenAPI document's examples, and
 // test/http/openapi/examples.test.ts runs each against a gateway. An example is a ```sh block holding one
@@ -18,6 +21,51 @@ export interface DocExample {
 }
 
 export const VOLATILE = '…'
+
+// The part of a family's page written from its ops' descriptors (scripts/docs-examples.ts): skipped here,
+// since the document takes those examples from the descriptors themselves (opExamples).
+export const OPS_EXAMPLES_BEGIN =
+  '<!-- examples: written from the ops (src/ops/**/*.op.ts) by `node scripts/docs-examples.ts` -->'
+export const OPS_EXAMPLES_END = '<!-- end of the ops\u2019 examples -->'
+
+function withoutOpsExamples(markdown: string): string {
+  const begin = markdown.indexOf(OPS_EXAMPLES_BEGIN)
+  const end = markdown.indexOf(OPS_EXAMPLES_END)
+  if (begin < 0 || end < begin) return markdown
+  return markdown.slice(0, begin) + markdown.slice(end + OPS_EXAMPLES_END.length)
+}
+
+// An example's whole answer, as the pages show it: the one success envelope (src/lib/envelope.ts) around
+// its data, the error envelope, or the raw bytes' text.
+function responseOf(example: OpExample<unknown>): unknown {
+  if (example.bytes !== undefined) return example.bytes
+  if (example.error !== undefined) return { error: example.error }
+  return JSON.parse(okEnvelope(JSON.stringify(example.data)))
+}
+
+// The worked examples the ops declare (OpDescriptor.examples, src/ops/define.ts), as the pages' examples
+// are read: a request (JSON body, or the text of a raw body) and the whole answer.
+export function opExamples(catalog: Catalog): DocExample[] {
+  return catalog.ops.flatMap((op) =>
+    op.examples.map((example) => {
+      const query = example.query ? `?${new URLSearchParams(example.query)}` : ''
+      const raw = example.raw !== undefined
+      return {
+        file: `${op.family}.md`,
+        summary: example.summary,
+        method: 'POST',
+        path: `${example.path ?? op.http.path}${query}`,
+        headers: {
+          authorization: 'Bearer $ANVIL_KEY',
+          'content-type': raw ? 'application/octet-stream' : 'application/json',
+          ...Object.fromEntries(Object.entries(example.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+        },
+        body: raw ? example.raw : JSON.stringify(example.body ?? {}),
+        response: responseOf(example),
+      }
+    }),
+  )
+}
 
 const BLOCK = /```(sh|json)\n([\s\S]*?)```/g
 
@@ -144,7 +192,8 @@ function shellWords(source: string): string[] {
 export async function loadExamples(dir: string): Promise<DocExample[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.md')).sort()
   const out: DocExample[] = []
-  for (const f of files) out.push(...parseExamples(f, await readFile(join(dir, f), 'utf8')))
+  for (const f of files)
+    out.push(...parseExamples(f, withoutOpsExamples(await readFile(join(dir, f), 'utf8'))))
   return out
 }
 

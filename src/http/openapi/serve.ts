@@ -1,8 +1,8 @@
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { negotiate } from '../compression.ts'
-import { answerBytes } from '../lane/answer.ts'
+import { answerBytes } from '../answer/answer.ts'
+import { negotiate } from '../answer/compression.ts'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)

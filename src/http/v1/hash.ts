@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { algorithmsResult } from '../../ops/hash/schema.ts'
 import { ALGORITHMS } from '../../ops/hash/stream.ts'
-import { defineRoute } from '../define-route.ts'
+import { defineRoute } from '../route/define-route.ts'
 
 // The hash family's list of algorithms (POST /v1/hash/{algorithm} itself is an op: src/ops/hash/hash.op.ts).
 export async function hashRoutes(app: FastifyInstance): Promise<void> {

@@ -5,13 +5,13 @@ import { JOB_BUDGET_FACTOR, JOB_INPUT_FACTOR, JOB_STATUSES } from '../../jobs/ty
 import { jobEnvelope, jobView, pollAfterSeconds } from '../../jobs/view.ts'
 import { CATALOG, type Catalog } from '../../ops/catalog.ts'
 import { jobBodyOf, jobOps } from '../../ops/jobs/schema.ts'
+import { answerJson } from '../answer/answer.ts'
 import { readLimited } from '../body/consume-limited.ts'
 import { checkCharset, declaredTooLarge } from '../body/parsers.ts'
 import { isReadable } from '../body/stream-transform.ts'
-import { defineRoute } from '../define-route.ts'
-import { answerJson } from '../lane/answer.ts'
 import { errorCodeSchema, errorTypeSchema } from '../openapi/schemas.ts'
-import { listSchema, pageOrRefuse, pageQueryFields } from '../pagination.ts'
+import { defineRoute } from '../route/define-route.ts'
+import { listSchema, pageOrRefuse, pageQueryFields } from '../route/pagination.ts'
 import { typedJobView } from './job-view.ts'
 
 const timestamp = (what: string) => z.iso.datetime().describe(what)

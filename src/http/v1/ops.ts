@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Catalog } from '../../ops/catalog.ts'
 import type { AnyOp } from '../../ops/define.ts'
-import { defineRoute } from '../define-route.ts'
+import { defineRoute } from '../route/define-route.ts'
 
 // One route per operation of the catalog (src/ops/catalog.ts), declared from its descriptor
 // (src/ops/define.ts): POST at its path, keyed, in its family's scope; a JSON body validated by its schema,

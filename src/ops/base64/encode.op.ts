@@ -39,7 +39,7 @@ export default defineOp({
     {
       summary: 'Encode text as unpadded base64url',
       body: { input: 'hello, world?', variant: 'url' },
-      answer: { ok: true, data: { output: 'aGVsbG8sIHdvcmxkPw', variant: 'url' } },
+      data: { output: 'aGVsbG8sIHdvcmxkPw', variant: 'url' },
     },
   ],
 })

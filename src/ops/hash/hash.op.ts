@@ -54,41 +54,33 @@ export default defineOp({
       summary: 'Hash a string (SHA-256, hex by default)',
       path: '/v1/hash/sha256',
       body: { input: 'hello' },
-      answer: {
-        ok: true,
-        data: {
-          algorithm: 'sha256',
-          digest: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
-          output_encoding: 'hex',
-          input_bytes: 5,
-        },
+      data: {
+        algorithm: 'sha256',
+        digest: '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824',
+        output_encoding: 'hex',
+        input_bytes: 5,
       },
     },
     {
       summary: 'Base64 output, and an extendable-output function with its length in bytes',
       path: '/v1/hash/shake256',
       body: { input: 'hello', output_encoding: 'base64', length: 16 },
-      answer: {
-        ok: true,
-        data: {
-          algorithm: 'shake256',
-          digest: 'EjQHWuSh53MWzy2AAJdFgQ==',
-          output_encoding: 'base64',
-          input_bytes: 5,
-        },
+      data: {
+        algorithm: 'shake256',
+        digest: 'EjQHWuSh53MWzy2AAJdFgQ==',
+        output_encoding: 'base64',
+        input_bytes: 5,
       },
     },
     {
       summary: 'An unknown algorithm names the supported ones',
       path: '/v1/hash/sha257',
       body: { input: 'hello' },
-      answer: {
-        error: {
-          type: 'invalid_request',
-          message: 'Unknown hash algorithm "sha257"; see GET /v1/hash/algorithms',
-          code: 'ERR_UNSUPPORTED_ALGORITHM',
-          details: { algorithm: 'sha257' },
-        },
+      error: {
+        type: 'invalid_request',
+        message: 'Unknown hash algorithm "sha257"; see GET /v1/hash/algorithms',
+        code: 'ERR_UNSUPPORTED_ALGORITHM',
+        details: { algorithm: 'sha257' },
       },
     },
     {
@@ -98,14 +90,11 @@ export default defineOp({
       path: '/v1/hash/sha256',
       headers: { accept: 'application/octet-stream;q=0.5, application/json' },
       body: { input: 'abc' },
-      answer: {
-        ok: true,
-        data: {
-          algorithm: 'sha256',
-          digest: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
-          output_encoding: 'hex',
-          input_bytes: 3,
-        },
+      data: {
+        algorithm: 'sha256',
+        digest: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+        output_encoding: 'hex',
+        input_bytes: 3,
       },
     },
     {
@@ -113,13 +102,11 @@ export default defineOp({
       path: '/v1/hash/sha256',
       headers: { accept: 'text/html' },
       body: { input: 'abc' },
-      answer: {
-        error: {
-          type: 'invalid_request',
-          message: 'None of the media types this endpoint answers with is acceptable (Accept).',
-          code: 'ERR_NOT_ACCEPTABLE',
-          details: { available: ['application/json', 'application/octet-stream'] },
-        },
+      error: {
+        type: 'invalid_request',
+        message: 'None of the media types this endpoint answers with is acceptable (Accept).',
+        code: 'ERR_NOT_ACCEPTABLE',
+        details: { available: ['application/json', 'application/octet-stream'] },
       },
     },
   ],

@@ -32,7 +32,7 @@ export default defineOp({
         digest: 'W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=',
         digest_encoding: 'base64',
       },
-      answer: { ok: true, data: { valid: true } },
+      data: { valid: true },
     },
   ],
 })

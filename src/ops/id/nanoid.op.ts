@@ -32,7 +32,7 @@ export default defineOp({
     {
       summary: 'Nano IDs from a custom alphabet, such as `ecb643285881`',
       body: { size: 12, alphabet: '0123456789abcdef', count: 2 },
-      answer: { ok: true, data: { ids: ['…', '…'] } },
+      data: { ids: ['…', '…'] },
     },
   ],
 })

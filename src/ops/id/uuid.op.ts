@@ -31,7 +31,7 @@ export default defineOp({
     {
       summary: 'A name-based UUID (RFC 9562 Appendix A.4: version 5, DNS namespace, "www.example.com")',
       body: { version: 5, namespace: 'dns', name: 'www.example.com' },
-      answer: { ok: true, data: { uuids: ['2ed6657d-e927-568b-95e1-2665a8aea6a2'] } },
+      data: { uuids: ['2ed6657d-e927-568b-95e1-2665a8aea6a2'] },
     },
     {
       summary:
@@ -39,7 +39,7 @@ export default defineOp({
         "`01a202e9-589e-75da-af04-f2c149b0d3f1` (“…” in an example's answer stands for a value that differs on " +
         'every call)',
       body: { version: 7, count: 3 },
-      answer: { ok: true, data: { uuids: ['…', '…', '…'] } },
+      data: { uuids: ['…', '…', '…'] },
     },
   ],
 })

@@ -29,16 +29,13 @@ export default defineOp({
     {
       summary: 'Decode a token without verifying it (header and claims, for debugging)',
       body: { token: JWT_IO_SAMPLE },
-      answer: {
-        ok: true,
-        data: {
-          header: { alg: 'HS256', typ: 'JWT' },
-          payload: { sub: '1234567890', name: 'John Doe', iat: 1516239022 },
-          payload_format: 'json',
-          signature: 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
-          signed_part:
-            'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ',
-        },
+      data: {
+        header: { alg: 'HS256', typ: 'JWT' },
+        payload: { sub: '1234567890', name: 'John Doe', iat: 1516239022 },
+        payload_format: 'json',
+        signature: 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+        signed_part:
+          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ',
       },
     },
   ],

@@ -27,36 +27,33 @@ export default defineOp({
     {
       summary: 'Inspect the jwt.io sample token (never verifies)',
       body: { token: JWT_IO_SAMPLE, at: '2018-01-18T02:30:22Z' },
-      answer: {
-        ok: true,
-        data: {
-          header: { alg: 'HS256', typ: 'JWT' },
-          payload: { sub: '1234567890', name: 'John Doe', iat: 1516239022 },
-          payload_format: 'json',
-          signature: 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
-          signed_part:
-            'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ',
-          at: '2018-01-18T02:30:22.000Z',
-          algorithm: 'HS256',
-          key_id: null,
-          type: 'JWT',
-          claims: {
-            iat: { value: 1516239022, iso: '2018-01-18T01:30:22.000Z', relative: '1 hour ago' },
-            nbf: null,
-            exp: null,
-          },
-          expired: false,
-          not_yet_valid: false,
-          expires_in_seconds: null,
-          warnings: [
-            {
-              code: 'symmetric_algorithm',
-              message: 'HMAC (shared secret): every party able to verify the token can also mint one',
-            },
-            { code: 'missing_kid', message: 'No "kid" header: verifiers cannot pick a key during rotation' },
-            { code: 'missing_exp', message: 'No "exp" claim: the token never expires' },
-          ],
+      data: {
+        header: { alg: 'HS256', typ: 'JWT' },
+        payload: { sub: '1234567890', name: 'John Doe', iat: 1516239022 },
+        payload_format: 'json',
+        signature: 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+        signed_part:
+          'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ',
+        at: '2018-01-18T02:30:22.000Z',
+        algorithm: 'HS256',
+        key_id: null,
+        type: 'JWT',
+        claims: {
+          iat: { value: 1516239022, iso: '2018-01-18T01:30:22.000Z', relative: '1 hour ago' },
+          nbf: null,
+          exp: null,
         },
+        expired: false,
+        not_yet_valid: false,
+        expires_in_seconds: null,
+        warnings: [
+          {
+            code: 'symmetric_algorithm',
+            message: 'HMAC (shared secret): every party able to verify the token can also mint one',
+          },
+          { code: 'missing_kid', message: 'No "kid" header: verifiers cannot pick a key during rotation' },
+          { code: 'missing_exp', message: 'No "exp" claim: the token never expires' },
+        ],
       },
     },
   ],

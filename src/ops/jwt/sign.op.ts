@@ -37,7 +37,7 @@ export default defineOp({
     {
       summary: 'Sign (HS256; the payload sets `iat` and `exp` itself here, so the token is reproducible)',
       body: { payload: SAMPLE_PAYLOAD, algorithm: 'HS256', secret: SAMPLE_SECRET, header: { kid: 'k1' } },
-      answer: { ok: true, data: { token: SAMPLE_TOKEN } },
+      data: { token: SAMPLE_TOKEN },
     },
   ],
 })

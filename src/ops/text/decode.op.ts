@@ -23,24 +23,22 @@ export default defineOp({
     {
       summary: 'Decode a percent-encoded URL component',
       body: { input: 'caf%C3%A9%20cr%C3%A8me', format: 'url' },
-      answer: { ok: true, data: { output: 'café crème', format: 'url' } },
+      data: { output: 'café crème', format: 'url' },
     },
     {
       summary: 'Decode quoted-printable text',
       body: { input: 'Gr=C3=BC=C3=9Fe', format: 'quoted_printable' },
-      answer: { ok: true, data: { output: 'Grüße', format: 'quoted_printable' } },
+      data: { output: 'Grüße', format: 'quoted_printable' },
     },
     {
       summary:
         'Malformed input is refused with the position of the culprit (here a truncated UTF-8 sequence)',
       body: { input: 'caf%C3%A9%20%E2%82', format: 'url' },
-      answer: {
-        error: {
-          type: 'invalid_request',
-          message: 'Position 12: The decoded bytes are not valid UTF-8 (ill-formed sequence at byte 6)',
-          code: 'ERR_INVALID_ENCODING',
-          details: { format: 'url', position: 12 },
-        },
+      error: {
+        type: 'invalid_request',
+        message: 'Position 12: The decoded bytes are not valid UTF-8 (ill-formed sequence at byte 6)',
+        code: 'ERR_INVALID_ENCODING',
+        details: { format: 'url', position: 12 },
       },
     },
   ],

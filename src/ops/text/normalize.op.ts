@@ -33,7 +33,7 @@ export default defineOp({
     {
       summary: 'Normalize to NFC (an "e" and a combining acute become one "é")',
       body: { input: 'Cafe\u0301', form: 'NFC' },
-      answer: { ok: true, data: { output: 'Caf\u00e9', form: 'NFC', changed: true } },
+      data: { output: 'Caf\u00e9', form: 'NFC', changed: true },
     },
   ],
 })

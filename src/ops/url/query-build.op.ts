@@ -26,7 +26,7 @@ export default defineOp({
     {
       summary: 'Build a query string',
       body: { params: { q: 'café au lait', tag: ['a', 'b'] } },
-      answer: { ok: true, data: { query: 'q=caf%C3%A9+au+lait&tag=a&tag=b' } },
+      data: { query: 'q=caf%C3%A9+au+lait&tag=a&tag=b' },
     },
   ],
 })

@@ -25,16 +25,13 @@ export default defineOp({
     {
       summary: 'Parse a query string (repeated names keep every value, in order)',
       body: { query: '?tag=a&tag=b&q=caf%C3%A9+au+lait' },
-      answer: {
-        ok: true,
-        data: {
-          pairs: [
-            ['tag', 'a'],
-            ['tag', 'b'],
-            ['q', 'café au lait'],
-          ],
-          object: { tag: ['a', 'b'], q: 'café au lait' },
-        },
+      data: {
+        pairs: [
+          ['tag', 'a'],
+          ['tag', 'b'],
+          ['q', 'café au lait'],
+        ],
+        object: { tag: ['a', 'b'], q: 'café au lait' },
       },
     },
   ],

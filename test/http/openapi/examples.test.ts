@@ -3,6 +3,7 @@ import {
   type DocExample,
   EXAMPLES_DIR,
   loadExamples,
+  opExamples,
   parseExamples,
   routeOf,
 } from '../../../src/http/openapi/examples.ts'
@@ -82,9 +83,9 @@ function operations(paths: Paths) {
   )
 }
 
-// docs/examples/*.md are the OpenAPI documents' examples: each is run against a gateway (public listener
-// over TLS, admin listener over HTTP) and must get the answer it shows, and every operation of both
-// documents has at least one.
+// The ops' own examples (OpDescriptor.examples) and those of docs/examples/*.md are the OpenAPI documents'
+// examples: each is run against a gateway (public listener over TLS, admin listener over HTTP) and must get
+// the answer it shows, and every operation of both documents has at least one.
 describe('docs/examples against a real gateway', () => {
   let t: TestApp
   let world: ExampleWorld
@@ -94,7 +95,7 @@ describe('docs/examples against a real gateway', () => {
   beforeAll(async () => {
     t = await startTestApp({ listen: true, env: { CORS_ALLOWED_ORIGINS: BROWSER_ORIGIN } })
     world = await prepareWorld(t)
-    examples = await loadExamples(EXAMPLES_DIR)
+    examples = [...opExamples(t.runtime.catalog), ...(await loadExamples(EXAMPLES_DIR))]
     publicPaths = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<{ paths: Paths }>()
       .paths
     adminPaths = (

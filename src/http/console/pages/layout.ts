@@ -1,11 +1,7 @@
+import type { AssetUrls } from '../assets.ts'
 import type { ConsoleAuth } from '../context.ts'
 import type { WorkspaceView } from '../views.ts'
 import { html, type SafeHtml } from './html.ts'
-
-export interface AssetUrls {
-  css: string
-  js: string
-}
 
 export interface PageOptions {
   title: string

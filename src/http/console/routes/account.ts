@@ -11,7 +11,7 @@ import {
 } from '../../../accounts/sign-in-limits.ts'
 import type { Session, User } from '../../../accounts/store/types.ts'
 import { AppError } from '../../../errors.ts'
-import { defineRoute } from '../../define-route.ts'
+import { defineRoute } from '../../route/define-route.ts'
 import type { ConsoleDeps } from '../context.ts'
 import { createConsoleWorkspace } from '../new-workspace.ts'
 import { workspaceView } from '../views.ts'

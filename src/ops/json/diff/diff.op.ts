@@ -46,13 +46,10 @@ export default defineOp({
         left: { name: 'anvil', version: '1.0.0', tags: ['json', 'api'] },
         right: { name: 'anvil', version: '1.1.0', tags: ['json', 'api', 'diff'] },
       },
-      answer: {
-        ok: true,
-        data: {
-          equal: false,
-          delta: { version: ['1.0.0', '1.1.0'], tags: { '2': ['diff'], _t: 'a' } },
-          stats: { added: 1, removed: 0, changed: 1, moved: 0 },
-        },
+      data: {
+        equal: false,
+        delta: { version: ['1.0.0', '1.1.0'], tags: { '2': ['diff'], _t: 'a' } },
+        stats: { added: 1, removed: 0, changed: 1, moved: 0 },
       },
     },
     {
@@ -77,27 +74,24 @@ export default defineOp({
         array_key: 'id',
         output: 'both',
       },
-      answer: {
-        ok: true,
-        data: {
-          equal: false,
-          delta: {
-            users: {
-              '1': { name: ['Ada', 'Ada L.'] },
-              '2': [{ id: 4, name: 'Di' }],
-              _t: 'a',
-              _1: [{ id: 2, name: 'Bob' }, 0, 0],
-              _2: ['', 0, 3],
-            },
+      data: {
+        equal: false,
+        delta: {
+          users: {
+            '1': { name: ['Ada', 'Ada L.'] },
+            '2': [{ id: 4, name: 'Di' }],
+            _t: 'a',
+            _1: [{ id: 2, name: 'Bob' }, 0, 0],
+            _2: ['', 0, 3],
           },
-          json_patch: [
-            { op: 'remove', path: '/users/1' },
-            { op: 'move', from: '/users/1', path: '/users/0' },
-            { op: 'add', path: '/users/2', value: { id: 4, name: 'Di' } },
-            { op: 'replace', path: '/users/1/name', value: 'Ada L.' },
-          ],
-          stats: { added: 1, removed: 1, changed: 1, moved: 1 },
         },
+        json_patch: [
+          { op: 'remove', path: '/users/1' },
+          { op: 'move', from: '/users/1', path: '/users/0' },
+          { op: 'add', path: '/users/2', value: { id: 4, name: 'Di' } },
+          { op: 'replace', path: '/users/1/name', value: 'Ada L.' },
+        ],
+        stats: { added: 1, removed: 1, changed: 1, moved: 1 },
       },
     },
     {
@@ -107,10 +101,7 @@ export default defineOp({
         right: { limits: { rps: 5 }, plan: 'free' },
         output: 'json_patch',
       },
-      answer: {
-        ok: true,
-        data: { equal: true, json_patch: [], stats: { added: 0, removed: 0, changed: 0, moved: 0 } },
-      },
+      data: { equal: true, json_patch: [], stats: { added: 0, removed: 0, changed: 0, moved: 0 } },
     },
   ],
 })

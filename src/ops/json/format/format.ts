@@ -1,7 +1,7 @@
 import { type OpContext, PROGRESS_STEP_BYTES, type Progress } from '../../progress.ts'
-import { createStreamState, type JsonStream } from '../stream/state.ts'
 import { keepPrinted } from './envelope.ts'
 import { printed } from './printer.ts'
+import { createStreamState, type JsonStream } from './state.ts'
 import { textToWtf8 } from './text.ts'
 import { feed, finish } from './tokenizer.ts'
 

@@ -1,3 +1,4 @@
+import { invalidUtf8, jsonError } from './errors.ts'
 import {
   finishNumber,
   invalidLiteral,
@@ -6,9 +7,9 @@ import {
   plainIntegerEnd,
   scanLiteral,
   scanNumber,
-} from '../stream/number.ts'
-import { continueStray, stray } from '../stream/scan.ts'
-import { beginToken, closeContainer, flushRun, openContainer, wholeToken } from '../stream/sink.ts'
+} from './number.ts'
+import { continueStray, stray } from './scan.ts'
+import { beginToken, closeContainer, flushRun, openContainer, wholeToken } from './sink.ts'
 import {
   type JsonStream,
   L_LITERAL,
@@ -22,9 +23,8 @@ import {
   S_KEY_OR_CLOSE,
   S_VALUE,
   S_VALUE_OR_CLOSE,
-} from '../stream/state.ts'
-import { plainStringEnd, scanString, scanStringFast, unfinishedString } from '../stream/string.ts'
-import { invalidUtf8, jsonError } from './errors.ts'
+} from './state.ts'
+import { plainStringEnd, scanString, scanStringFast, unfinishedString } from './string.ts'
 import { KEY, LITERAL, NUMBER, OBJ_OPEN, STRING } from './tokens.ts'
 
 function closerOf(st: JsonStream): number {

@@ -64,18 +64,16 @@ export default defineOp({
           { op: 'move', from: '/name', path: '/title' },
         ],
       },
-      answer: { ok: true, data: { result: { tags: ['json', 'patch'], title: 'anvil' } } },
+      data: { result: { tags: ['json', 'patch'], title: 'anvil' } },
     },
     {
       summary: 'A failed `test` leaves the document untouched',
       body: { document: { version: 1 }, patch: [{ op: 'test', path: '/version', value: 2 }] },
-      answer: {
-        error: {
-          type: 'invalid_request',
-          message: 'Patch operation 0 (test "/version"): the value differs.',
-          code: 'ERR_PATCH_TEST_FAILED',
-          details: { index: 0, path: '/version', reason: 'the value differs' },
-        },
+      error: {
+        type: 'invalid_request',
+        message: 'Patch operation 0 (test "/version"): the value differs.',
+        code: 'ERR_PATCH_TEST_FAILED',
+        details: { index: 0, path: '/version', reason: 'the value differs' },
       },
     },
   ],

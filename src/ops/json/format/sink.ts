@@ -1,7 +1,17 @@
 import { AppError } from '../../../errors.ts'
-import { beginKey, closeScope, endKey, keyBytes, openScope } from '../format/duplicates.ts'
-import { printSorted } from '../format/key-order.ts'
-import { printBytes, printClose, printOpen, printValueStart } from '../format/printer.ts'
+import { beginKey, closeScope, endKey, keyBytes, openScope } from './duplicates.ts'
+import { printSorted } from './key-order.ts'
+import { printBytes, printClose, printOpen, printValueStart } from './printer.ts'
+import {
+  type JsonStream,
+  MAX_DEPTH,
+  MAX_LISTED_DUPLICATES,
+  S_AFTER_VALUE,
+  S_COLON,
+  S_END,
+  S_KEY_OR_CLOSE,
+  S_VALUE_OR_CLOSE,
+} from './state.ts'
 import {
   ARR_CLOSE,
   ARR_OPEN,
@@ -16,17 +26,7 @@ import {
   OBJ_CLOSE,
   OBJ_OPEN,
   resetCapture,
-} from '../format/tokens.ts'
-import {
-  type JsonStream,
-  MAX_DEPTH,
-  MAX_LISTED_DUPLICATES,
-  S_AFTER_VALUE,
-  S_COLON,
-  S_END,
-  S_KEY_OR_CLOSE,
-  S_VALUE_OR_CLOSE,
-} from './state.ts'
+} from './tokens.ts'
 
 // The token sink: tokens go to the printer, or into the capture while an object is held for sort_keys.
 export function beginToken(st: JsonStream, kind: number, at: number): void {

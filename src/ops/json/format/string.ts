@@ -1,4 +1,4 @@
-import { controlCharacter, jsonError } from '../format/errors.ts'
+import { controlCharacter, jsonError } from './errors.ts'
 import {
   badSequence,
   beginSequence,

@@ -1,7 +1,7 @@
-import { createKeyScopes, type KeyScopes } from '../format/duplicates.ts'
-import type { Position } from '../format/errors.ts'
-import { createPrinter, type Printer } from '../format/printer.ts'
-import { type Capture, createCapture } from '../format/tokens.ts'
+import { createKeyScopes, type KeyScopes } from './duplicates.ts'
+import type { Position } from './errors.ts'
+import { createPrinter, type Printer } from './printer.ts'
+import { type Capture, createCapture } from './tokens.ts'
 
 // What the grammar allows next.
 export const S_VALUE = 0

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/harness.ts'
-import { tenant } from './console/fixtures.ts'
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { tenant } from '../console/fixtures.ts'
 
 interface ListPage {
   data: { id: string; key?: string }[]

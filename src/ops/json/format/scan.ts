@@ -1,4 +1,4 @@
-import { invalidUtf8, loneSurrogate, unexpected } from '../format/errors.ts'
+import { invalidUtf8, loneSurrogate, unexpected } from './errors.ts'
 import { flushRun } from './sink.ts'
 import { type JsonStream, L_NONE, L_STRAY } from './state.ts'
 

@@ -1,39 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { z } from 'zod'
-import type { ErrorCode } from '../errors.ts'
-import { okEnvelope } from '../lib/envelope.ts'
-import type { AnyOp } from '../ops/define.ts'
-import type { Security } from './hooks/access.ts'
-import { answerJson } from './lane/answer.ts'
-import type { HeaderName } from './openapi/headers.ts'
+import { okEnvelope } from '../../lib/envelope.ts'
+import type { AnyOp } from '../../ops/define.ts'
+import { answerJson } from '../answer/answer.ts'
+import type { RouteDoc } from '../openapi/route-doc.ts'
 import { compileOpRun } from './run-op.ts'
 
 type AnyZod = z.ZodType
 type Infer<T> = T extends AnyZod ? z.output<T> : undefined
-
-export interface RouteDoc {
-  operationId: string
-  summary: string
-  // what a client needs to know beyond the summary (limits, edge cases, what the answer means): the
-  // operation's description in the OpenAPI document, never the summary again
-  description: string
-  tags: string[]
-  response: AnyZod
-  status?: 200 | 201 | 202
-  errors?: ErrorCode[]
-  // answers raw bytes (application/octet-stream) or the JSON envelope, as the request's Accept prefers
-  // (src/lib/accept.ts); neither acceptable → 406 ERR_NOT_ACCEPTABLE before the handler runs
-  binaryResponse?: boolean
-  // response headers only this route's success answer carries, each with when it is sent (the ones every
-  // answer of its kind carries are src/http/openapi/headers.ts's)
-  headers?: Partial<Record<HeaderName, string>>
-  // honours an Idempotency-Key header (src/http/hooks/idempotency.ts): set on every POST that creates
-  idempotent?: boolean
-  // the route's one access rule, mandatory and enforced after routing (src/http/hooks/access.ts); apiKey
-  // routes also declare their family. sessionCookie: the console's signed-in session (src/http/console/),
-  // with its X-CSRF-Token on writes
-  security: Security
-}
 
 export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
@@ -60,13 +34,6 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
     request: FastifyRequest
     reply: FastifyReply
   }) => Promise<z.input<R> | FastifyReply> | z.input<R> | FastifyReply
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    doc?: RouteDoc
-    op?: AnyOp
-  }
 }
 
 // A route that takes no query parameters refuses any (a mistyped option must not be silently ignored),

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { z } from 'zod'
-import { AppError } from '../errors.ts'
-import { RawJson } from '../lib/raw-json.ts'
-import { issuesOf, parseInput, validationMessage } from '../lib/zod-issues.ts'
+import { AppError } from '../../errors.ts'
+import { RawJson } from '../../lib/raw-json.ts'
+import { issuesOf, parseInput, validationMessage } from '../../lib/zod-issues.ts'
 
 function isStream(value: unknown): boolean {
   return (

@@ -1,18 +1,21 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { AppError } from '../errors.ts'
-import { defineRoute } from './define-route.ts'
+import { AppError } from '../../errors.ts'
+import type { Catalog } from '../../ops/catalog.ts'
+import { declareScopeSecurity } from '../hooks/access.ts'
+import type { CollectedRoute } from '../openapi/collector.ts'
+import { API_DESCRIPTION } from '../openapi/description.ts'
+import { buildOpenApi } from '../openapi/document.ts'
+import { EXAMPLES_DIR, loadExamples, opExamples } from '../openapi/examples.ts'
+import type { ListenerHeaders } from '../openapi/headers.ts'
+import { cachedDocument } from '../openapi/serve.ts'
+import { defineRoute } from '../route/define-route.ts'
 import { docsRoutes } from './docs-renderer.ts'
-import { declareScopeSecurity } from './hooks/access.ts'
-import type { CollectedRoute } from './openapi/collector.ts'
-import { API_DESCRIPTION } from './openapi/description.ts'
-import { buildOpenApi } from './openapi/document.ts'
-import { EXAMPLES_DIR, loadExamples } from './openapi/examples.ts'
-import type { ListenerHeaders } from './openapi/headers.ts'
-import { cachedDocument } from './openapi/serve.ts'
 
 export interface MetaOptions {
   routes: CollectedRoute[]
+  // the ops, whose own examples the document shows (src/ops/define.ts)
+  catalog: Catalog
   version: string
   ready: () => Promise<boolean>
   // what the listener adds to every answer, for the document
@@ -37,7 +40,7 @@ const DOCS_PAGE = {
 
 // Keyless endpoints: liveness, readiness, the OpenAPI document and the page that renders it.
 export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Promise<void> {
-  const examples = await loadExamples(EXAMPLES_DIR)
+  const examples = [...opExamples(options.catalog), ...(await loadExamples(EXAMPLES_DIR))]
 
   defineRoute(app, {
     method: 'GET',

@@ -1,8 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { COMPRESS_THRESHOLD } from '../../src/http/compression.ts'
-import { startTestApp, type TestApp } from '../helpers/harness.ts'
-import { h1Request, h2Request, type RawResponse } from '../helpers/tls-client.ts'
+import { COMPRESS_THRESHOLD } from '../../../src/http/answer/compression.ts'
+import { startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { h1Request, h2Request, type RawResponse } from '../../helpers/tls-client.ts'
 
 function decoded(res: RawResponse): string {
   const coding = res.headers['content-encoding']

@@ -1,4 +1,4 @@
-import { jsonError, unexpected } from '../format/errors.ts'
+import { jsonError, unexpected } from './errors.ts'
 import { stray } from './scan.ts'
 import { endToken, tokenBytes } from './sink.ts'
 import { type JsonStream, L_LITERAL, L_NONE, L_NUMBER } from './state.ts'

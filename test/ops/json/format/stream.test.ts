@@ -5,13 +5,13 @@ import {
   formatJsonBytes,
   type JsonFormatOptions,
 } from '../../../../src/ops/json/format/format.ts'
-import { MAX_DEPTH } from '../../../../src/ops/json/stream/state.ts'
+import { MAX_DEPTH } from '../../../../src/ops/json/format/state.ts'
 import {
   createJsonStream,
   endJsonStream,
   jsonStreamWarnings,
   writeJsonStream,
-} from '../../../../src/ops/json/stream/stream.ts'
+} from '../../../../src/ops/json/format/stream.ts'
 
 type Outcome = { output: string; warnings?: unknown } | { error: string; details: unknown }
 

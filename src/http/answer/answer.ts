@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { COMPRESS_THRESHOLD, compressJson } from '../compression.ts'
-import { SLICE_ABOVE, sliced } from '../hooks/large-answers.ts'
+import { COMPRESS_THRESHOLD, compressJson } from './compression.ts'
+import { SLICE_ABOVE, sliced } from './large-answers.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts'
+import type { Config } from '../../config.ts'
 
 // Node's HTTP/1.1 timers, set on both listeners (the public HTTP/2 server's HTTP/1.1 side and the admin
 // server) before they listen.

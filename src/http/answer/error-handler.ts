@@ -9,10 +9,10 @@ import type {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { AppError, ERRORS, errorBody } from '../errors.ts'
+import { AppError, ERRORS, errorBody } from '../../errors.ts'
+import { newRequestId } from '../transport/request-id.ts'
+import { answerJson } from './answer.ts'
 import { toAppError } from './error-mapping.ts'
-import { newRequestId } from './hooks/request-context.ts'
-import { answerJson } from './lane/answer.ts'
 
 // One error wrapper for every path: thrown errors, unknown routes (404), known paths with the wrong
 // method (405 with Allow), and failures below Fastify on the raw socket (timeouts, bad HTTP).

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AppError } from '../errors.ts'
-import type { Page, PageRequest } from '../store/types.ts'
+import { AppError } from '../../errors.ts'
+import type { Page, PageRequest } from '../../store/types.ts'
 
 // Every list answers one shape (Stripe's, inside the success envelope): {ok: true, data: {data: [...],
 // has_more}}, newest first; the next page is ?starting_after=<id of the last item> (docs/api.md).

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { largeAnswers, SLICE_ABOVE } from '../../../src/http/hooks/large-answers.ts'
+import { largeAnswers, SLICE_ABOVE } from '../../../src/http/answer/large-answers.ts'
 
 // An answer larger than SLICE_ABOVE leaves as a stream of 64 KiB views, one per turn of the event loop, so
 // its TLS encryption never holds the loop in one go (docs/dispatch.md, "Large answers").

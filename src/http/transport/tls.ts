@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeAtomic } from '../lib/atomic-file.ts'
+import { writeAtomic } from '../../lib/atomic-file.ts'
 
 export interface TlsMaterial {
   key: string

@@ -1,7 +1,7 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApp } from '../helpers/harness.ts'
-import { h1Request, h2Request, type RawResponse } from '../helpers/tls-client.ts'
+import type { TestApp } from '../../helpers/harness.ts'
+import { h1Request, h2Request, type RawResponse } from '../../helpers/tls-client.ts'
 
 // node:zlib as CommonJS sees it (ES module imports of it are kept in step by syncBuiltinESMExports, below):
 // the synchronous compressors and the stream constructors any compression code would call
@@ -65,8 +65,8 @@ describe('compression never runs on the event loop', () => {
   let COMPRESS_THRESHOLD: number
   beforeAll(async () => {
     spyOnZlib()
-    const { startTestApp } = await import('../helpers/harness.ts')
-    ;({ COMPRESS_THRESHOLD } = await import('../../src/http/compression.ts'))
+    const { startTestApp } = await import('../../helpers/harness.ts')
+    ;({ COMPRESS_THRESHOLD } = await import('../../../src/http/answer/compression.ts'))
     t = await startTestApp({ listen: true })
   })
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import https from 'node:https'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../../src/errors.ts'
-import { MemoryStore } from '../../src/store/memory/memory-store.ts'
-import type { Store } from '../../src/store/types.ts'
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/harness.ts'
-import { h1Request, h2Request, type RawResponse } from '../helpers/tls-client.ts'
+import { AppError } from '../../../src/errors.ts'
+import { MemoryStore } from '../../../src/store/memory/memory-store.ts'
+import type { Store } from '../../../src/store/types.ts'
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
+import { h1Request, h2Request, type RawResponse } from '../../helpers/tls-client.ts'
 
 // Every row of API.md's error table, answered over a real TLS socket with the envelope and Request-Id.
 describe('error table over TLS', () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Fastify from 'fastify'
-import { answerBytes } from './lane/answer.ts'
+import { answerBytes } from '../answer/answer.ts'
 
 const PREFIX = '/docs'
 const FORWARDED = [
