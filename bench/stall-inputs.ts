@@ -4,7 +4,7 @@ import type { AnyOp } from '../src/ops/define.ts'
 // per byte within each op's budgets (docs/dispatch.md#cost-models). bench/cost-models.ts times them at each
 // op's inline bound; bench/stall.ts sends them at each plan's limit while a canary measures the event loop.
 
-export { markRuns, nestedArrays, tokenOf } from '../src/ops/worst-case.ts'
+export { markRuns, nestedArrays } from '../src/ops/worst-case.ts'
 
 export interface WorstRequest {
   path: string

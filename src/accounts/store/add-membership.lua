@@ -1,3 +1,4 @@
+-- keys: 1
 -- consoleAddMembership: a person's membership of a workspace, added unless they already own the most
 -- workspaces they may (CONSOLE_MAX_WORKSPACES), counted and added atomically so parallel creates cannot all
 -- pass one check (issue 27: 15 parallel creates under a cap of 10 made 16 workspaces).

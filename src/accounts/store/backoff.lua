@@ -1,3 +1,4 @@
+-- keys: 1
 -- consoleTakeAttempt: one attempt against a growing delay (exponential backoff), decided atomically so
 -- parallel attempts cannot slip past together. Same arithmetic as src/accounts/store/backoff.ts.
 --

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import type { Cluster, Redis, Result } from 'ioredis'
 import { randomBase62 } from '../../lib/ids.ts'
 import {
@@ -8,6 +7,7 @@ import {
   describeTarget,
   type RedisTarget,
 } from '../../store/redis/client.ts'
+import { defineCommands } from '../../store/redis/commands.ts'
 import { deadline, waitReady } from '../../store/redis/connection.ts'
 import { instrumentClient, type RedisObserver } from '../../store/redis/instrument.ts'
 import { definePageIds } from '../../store/redis/scripts.ts'
@@ -21,28 +21,6 @@ import type {
   Session,
   User,
 } from './types.ts'
-
-const BACKOFF_LUA = readFileSync(new URL('backoff.lua', import.meta.url), 'utf8')
-const ADD_MEMBERSHIP_LUA = readFileSync(new URL('add-membership.lua', import.meta.url), 'utf8')
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    consoleTakeAttempt(
-      key: string,
-      now: number,
-      free: number,
-      baseMs: number,
-      maxMs: number,
-      forgetMs: number,
-    ): Result<[number, number, number], Context>
-    consoleAddMembership(
-      members: string,
-      workspaceId: string,
-      membership: string,
-      maxOwned: number,
-    ): Result<number, Context>
-  }
-}
 
 // [score, member] of a membership in its person's sorted set: newest first is by when it was created
 function orderOf(membership: Membership): [number, string] {
@@ -68,8 +46,8 @@ export class RedisAccountStore implements AccountStore {
   private constructor(client: Redis | Cluster, prefix: string, clock: () => number, timeoutMs: number) {
     this.#client = client
     this.#prefix = `${prefix}:console`
-    client.defineCommand('consoleTakeAttempt', { lua: BACKOFF_LUA, numberOfKeys: 1 })
-    client.defineCommand('consoleAddMembership', { lua: ADD_MEMBERSHIP_LUA, numberOfKeys: 1 })
+    // this folder's scripts (backoff, memberships) and the store's page of ids
+    defineCommands(client, new URL('./', import.meta.url))
     definePageIds(client)
     this.#clock = clock
     this.#timeoutMs = timeoutMs

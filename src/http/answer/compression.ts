@@ -80,14 +80,3 @@ export function compressJson(request: FastifyRequest, reply: FastifyReply, paylo
   else zip.end(payload)
   return zip
 }
-
-// The same decision as an onSend hook, for answers that do not leave through the lane's answer step
-// (src/http/lane/answer.ts): the console's pages and API, third-party routes.
-export const compression = fp(
-  async function compressionPlugin(app: FastifyInstance) {
-    app.addHook('onSend', function compressAnswer(request, reply, payload, done) {
-      done(null, compressJson(request, reply, payload))
-    })
-  },
-  { name: 'anvil-compression' },
-)

@@ -28,15 +28,3 @@ export function sliced(reply: FastifyReply, payload: unknown): unknown {
   reply.header('content-length', payload.byteLength)
   return Readable.from(slices(payload), { objectMode: false })
 }
-
-// The same as an onSend hook, for answers that do not leave through the lane's answer step
-// (src/http/lane/answer.ts). Registered after every other onSend hook: idempotency keeps the bytes it
-// replays first, and compression turns an answer it compresses into a stream of zlib's pieces, which passes
-// here as is.
-async function largeAnswersPlugin(app: FastifyInstance): Promise<void> {
-  app.addHook('onSend', function sliceLargeAnswer(_request, reply, payload, done) {
-    done(null, sliced(reply, payload))
-  })
-}
-
-export const largeAnswers = fp(largeAnswersPlugin, { name: 'anvil-large-answers' })

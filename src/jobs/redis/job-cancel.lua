@@ -1,3 +1,4 @@
+-- keys: 5
 -- anvilJobCancel: DELETE /v1/jobs/{id}, and the worker that stopped a run on request. A queued job (or, with
 -- ARGV[5] = '1', a running one: its worker has stopped it) becomes cancelled at once: finished, its input
 -- dropped, out of the in-flight set, kept for the result TTL. A running job is only marked: its worker

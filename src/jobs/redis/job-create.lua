@@ -1,3 +1,4 @@
+-- keys: 8
 -- anvilJobCreate: writes a submitted job's record and counts it in its workspace's jobs in flight; with a
 -- cap, refuses when the workspace already has ARGV[1] jobs queued or running, in the same step.
 --

@@ -1,3 +1,4 @@
+-- keys: 5
 -- anvilJobFinish: records a job's outcome once. The first run to finish wins; a run that was presumed dead
 -- and finishes later changes nothing. The input is dropped and the record now lives for the result TTL.
 --

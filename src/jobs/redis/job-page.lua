@@ -1,3 +1,4 @@
+-- keys: 2
 -- anvilJobPage: ids of one batch of a page of GET /v1/jobs, newest first (by submission time, ties: the
 -- larger id first, as ZREVRANGE orders them), from the workspace's job list or its list of one status.
 -- The cursor is a job of the workspace whatever its status, so its place is found by its submission time

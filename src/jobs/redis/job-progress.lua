@@ -1,3 +1,4 @@
+-- keys: 1
 -- anvilJobProgress: what the worker running a job sends four times a second (JOBS_PROGRESS_INTERVAL_MS), in
 -- one round trip: the fraction of its work the operation has reported, kept on the record while the job is
 -- active and only when it is more than the record holds (progress never moves backwards), and whether the

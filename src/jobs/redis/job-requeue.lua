@@ -1,3 +1,4 @@
+-- keys: 3
 -- anvilJobRequeue: a running job went back to the queue (its worker died or is shutting down), so readers
 -- see it queued again, unless it has meanwhile finished.
 --

@@ -1,3 +1,4 @@
+-- keys: 3
 -- anvilJobStart: a worker takes a job up. Marks the record active and hands over what the run needs, in
 -- one step, so a run never starts on a job that another run has already finished.
 --

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { Cluster, Redis, Result } from 'ioredis'
 import type { PlanName } from '../../limits/plans.ts'
+import { defineCommands } from '../../store/redis/commands.ts'
 import type { Page } from '../../store/types.ts'
 import {
   type JobError,
@@ -15,86 +15,6 @@ import {
   type Tier,
 } from '../types.ts'
 import { inFlightKey, jobListKey, recordKey, statusListKey, statusListKeys } from './layout.ts'
-
-const SCRIPTS = {
-  anvilJobStart: { file: 'job-start.lua', keys: 3 },
-  anvilJobFinish: { file: 'job-finish.lua', keys: 5 },
-  anvilJobRequeue: { file: 'job-requeue.lua', keys: 3 },
-  anvilJobCreate: { file: 'job-create.lua', keys: 8 },
-  anvilJobCancel: { file: 'job-cancel.lua', keys: 5 },
-  anvilJobPage: { file: 'job-page.lua', keys: 2 },
-  anvilJobProgress: { file: 'job-progress.lua', keys: 1 },
-} as const
-
-const sources = Object.fromEntries(
-  Object.entries(SCRIPTS).map(([name, s]) => [
-    name,
-    { lua: readFileSync(new URL(s.file, import.meta.url), 'utf8'), numberOfKeys: s.keys },
-  ]),
-)
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    anvilJobStartBuffer(
-      record: string,
-      queued: string,
-      active: string,
-      now: number,
-      stalls: number,
-      id: string,
-    ): Result<Buffer[], Context>
-    anvilJobFinish(
-      record: string,
-      inFlight: string,
-      queued: string,
-      active: string,
-      outcomeList: string,
-      status: string,
-      finishedAt: number,
-      expiresAt: number,
-      ttlMs: number,
-      field: 'result' | 'error',
-      value: string,
-      id: string,
-    ): Result<number, Context>
-    anvilJobRequeue(record: string, active: string, queued: string, id: string): Result<number, Context>
-    anvilJobCancel(
-      record: string,
-      inFlight: string,
-      queued: string,
-      active: string,
-      cancelled: string,
-      now: number,
-      expiresAt: number,
-      ttlMs: number,
-      id: string,
-      force: '0' | '1',
-    ): Result<'gone' | 'finished' | 'cancelled' | 'requested', Context>
-    anvilJobCreate(
-      record: string,
-      inFlight: string,
-      list: string,
-      queued: string,
-      active: string,
-      completed: string,
-      failed: string,
-      cancelled: string,
-      max: number,
-      ttlMs: number,
-      id: string,
-      createdAt: number,
-      ...fields: (string | Buffer)[]
-    ): Result<number, Context>
-    anvilJobProgress(record: string, fraction: string): Result<number, Context>
-    anvilJobPage(
-      list: string,
-      read: string,
-      cursor: string,
-      count: number,
-      cursorScore: string,
-    ): Result<string[] | null, Context>
-  }
-}
 
 const META_FIELDS = [
   'workspace_id',
@@ -159,7 +79,7 @@ export class JobRecords {
   #prefix: string
 
   constructor(client: Redis | Cluster, prefix: string) {
-    for (const [name, script] of Object.entries(sources)) client.defineCommand(name, script)
+    defineCommands(client, new URL('./', import.meta.url))
     this.#client = client
     this.#prefix = prefix
   }

@@ -4,10 +4,9 @@ import { NOTHING, type StreamStep } from '../stream-step.ts'
 import type { DigestEncoding } from '../types.ts'
 import { createHasher } from './hash.ts'
 
-// The incremental form of hash, for a raw body hashed as it streams on a pool thread, and what a route
-// reads of the algorithms.
-export { encodeOutput } from '../encoding.ts'
-export { ALGORITHMS, type AlgorithmInfo, algorithmInfo, createHasher, type Hasher } from './hash.ts'
+// The incremental form of hash, for a raw body hashed as it streams on a pool thread, and the algorithms
+// a route lists.
+export { ALGORITHMS } from './hash.ts'
 
 export interface HashStreamOptions {
   algorithm: string

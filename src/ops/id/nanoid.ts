@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts'
 import { loneSurrogateAt } from '../encoding.ts'
 import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from './types.ts'
 
-export { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE }
+export { NANOID_ALPHABET, NANOID_SIZE }
 
 export interface NanoidInput {
   size?: number

@@ -4,7 +4,7 @@ import { type ByteEncoding, decodeInput } from '../encoding.ts'
 import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS, type UuidFormat, type UuidVersion } from './types.ts'
 import { parseUuid } from './uuid-parse.ts'
 
-export { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS, type UuidFormat, type UuidVersion }
+export type { UuidFormat, UuidVersion }
 
 // RFC 9562 §6.6, Table 3.
 export const NAMESPACES = {

@@ -7,7 +7,7 @@ import { type JwsKey, jwksKeys, type KeyMaterial, keyFits, publicKey, secretKey 
 import { parseDuration, type ReferenceTime, referenceSeconds } from './time.ts'
 import { VERIFY_REASON_CODES, type VerifyReasonCode } from './types.ts'
 
-export { VERIFY_REASON_CODES, type VerifyReasonCode }
+export type { VerifyReasonCode }
 
 export interface VerifyInput {
   token: string

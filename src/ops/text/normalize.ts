@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.ts'
 import { NORMAL_FORMS, type NormalForm } from './types.ts'
 
-export { NORMAL_FORMS, type NormalForm }
+export type { NormalForm }
 
 export interface NormalizeInput {
   input: string

@@ -1,7 +1,7 @@
 import { invalidTimestamp, type TimestampField } from './error.ts'
 import { UNITS, type Unit } from './types.ts'
 
-export { UNITS, type Unit }
+export type { Unit }
 
 // Powers of ten from the unit to nanoseconds.
 const SHIFT: Record<Unit, number> = { s: 9, ms: 6, us: 3, ns: 0 }

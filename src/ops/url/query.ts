@@ -4,7 +4,7 @@
 import { queryParamsIssues } from './schema.ts'
 import type { QueryPairInput, QueryParams, QueryScalar } from './types.ts'
 
-export type { QueryPairInput, QueryParams, QueryScalar }
+export type { QueryParams }
 export { queryParamsIssues }
 
 export type QueryPairs = [string, string][]

@@ -1,3 +1,4 @@
+-- keys: numkeys (the caller passes their number first)
 -- anvilConsume: a batch of limit decisions (one or more requests), decided in arrival order and charged
 -- atomically in one call. Each decision is exactly what it would be alone, one call after the other: the
 -- key cap, the workspace cap, the workspace monthly quota and the optional key monthly quota are decided

@@ -1,3 +1,4 @@
+-- keys: numkeys (the caller passes their number first)
 -- anvilCreateKey: writes a new key's record and adds it to the workspace's key set; with a cap, refuses
 -- when the workspace already holds ARGV[1] live keys (not revoked, not expired), in the same step.
 --

@@ -1,3 +1,4 @@
+-- keys: numkeys (the caller passes their number first)
 -- anvilEnsureEnvironment: get-or-create an environment by name in its project; with a cap, refuses a
 -- create that would make the workspace hold more than ARGV[3] environments across all its projects.
 --

@@ -1,3 +1,4 @@
+-- keys: 1
 -- anvilEnsureField: get-or-create one field of a hash (projects by name), so two gateways creating
 -- "default" at the same moment end up with the same record; with a cap, a create that would make the
 -- hash hold more than ARGV[3] fields is refused in the same step.

@@ -1,3 +1,4 @@
+-- keys: 3
 -- anvilKeepIdempotent: keeps the (sealed) answer of a create under its Idempotency-Key record, and bounds
 -- what one scope (a workspace, a console person, the operator) keeps: past max bytes, its oldest answers
 -- are dropped first (issue 27: one tenant kept 16 MB answers for 24 h, 21 MB per record, Redis went from

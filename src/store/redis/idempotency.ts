@@ -1,30 +1,14 @@
-import { readFileSync } from 'node:fs'
-import type { Cluster, Redis, Result } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import type { IdempotencyRecord, IdempotencyRef } from '../types.ts'
+import { defineCommands, STORE_COMMANDS } from './commands.ts'
 
 // Idempotency-Key records on Redis: SET NX PX takes a key for its first request, idempotency-keep.lua
 // keeps the answer under the scope's byte bound. Keys share the scope's hash tag (one cluster slot):
 //   <p>:idem:{<scope>}:<id> the record; <p>:idem:{<scope>}:kept and :bytes what the scope keeps.
 // (Records of the layout before issue 27, <p>:idem:<id>, are no longer read; they expire within a TTL.)
 
-const KEEP_LUA = readFileSync(new URL('idempotency-keep.lua', import.meta.url), 'utf8')
-
-declare module 'ioredis' {
-  interface RedisCommander<Context> {
-    anvilKeepIdempotent(
-      record: string,
-      kept: string,
-      bytes: string,
-      value: string,
-      ttlMs: number,
-      maxBytes: number,
-      now: number,
-    ): Result<number, Context>
-  }
-}
-
 export function defineIdempotency(client: Redis | Cluster): void {
-  client.defineCommand('anvilKeepIdempotent', { lua: KEEP_LUA, numberOfKeys: 3 })
+  defineCommands(client, STORE_COMMANDS, ['anvilKeepIdempotent'])
 }
 
 export class RedisIdempotency {

@@ -1,3 +1,4 @@
+-- keys: 1
 -- anvilPageIds: the ids of one page of a list kept as a sorted set by creation time, newest first (ties:
 -- the larger id first, as ZREVRANGE orders them), in one round trip: the cursor's rank, then the range.
 --

@@ -1,3 +1,4 @@
+-- keys: 1
 -- anvilPatchRecord: change fields of an existing record hash and announce it, atomically, so no
 -- record ever changes without every gateway hearing about it.
 --

@@ -1,3 +1,4 @@
+-- keys: 1
 -- anvilRefund: gives back what one consume.lua call charged, for a request the gateway itself then
 -- failed (a 5xx of its own: overload, store unavailable, internal error). The month's and the key's
 -- request counts and the day's count each go down by one, never below zero; a usage hash that has

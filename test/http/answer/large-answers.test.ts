@@ -1,7 +1,14 @@
 import { Readable } from 'node:stream'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { largeAnswers, SLICE_ABOVE } from '../../../src/http/answer/large-answers.ts'
+import { SLICE_ABOVE, sliced } from '../../../src/http/answer/large-answers.ts'
+
+// sliced() as an onSend hook of the app, as the lane's answer step applies it (src/http/answer/answer.ts)
+async function largeAnswers(app: FastifyInstance): Promise<void> {
+  app.addHook('onSend', function sliceLargeAnswer(_request, reply, payload, done) {
+    done(null, sliced(reply, payload))
+  })
+}
 
 // An answer larger than SLICE_ABOVE leaves as a stream of 64 KiB views, one per turn of the event loop, so
 // its TLS encryption never holds the loop in one go (docs/dispatch.md, "Large answers").
@@ -11,7 +18,7 @@ const app = Fastify()
 const seen: { stream: boolean; length: unknown }[] = []
 
 beforeAll(async () => {
-  await app.register(largeAnswers)
+  await largeAnswers(app)
   // a route-level onSend hook runs after the app's: it sees what the hook made of the payload
   const observe = (
     _req: unknown,
@@ -51,7 +58,7 @@ describe('large answers leave in slices', () => {
   it('pieces are views of at most 64 KiB, and other work runs between two of them', async () => {
     let stream: Readable | undefined
     const local = Fastify()
-    await local.register(largeAnswers)
+    await largeAnswers(local)
     local.get('/big', {
       onSend: (_req, _reply, payload, done) => {
         stream = payload as Readable
