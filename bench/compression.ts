@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSy
 import { median } from './lib/load.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
-// What compressing a JSON answer costs and saves, by size, with the settings of src/http/compression.ts
+// What compressing a JSON answer costs and saves, by size, with the settings of src/http/answer/compression.ts
 // (brotli quality 4, gzip level 6, zlib's stream API): the threshold is where
 // the bytes saved start to matter (an answer that fits one TCP segment gains nothing) and the latency
 // added stays small. In-process, zlib only; small-hash measures the cost of the plugin on small answers

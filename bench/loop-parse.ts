@@ -9,7 +9,7 @@ import { formatBody } from '../src/ops/json/format/schema.ts'
 
 const MiB = 1024 * 1024
 const bytes = DEFAULT_PLANS.business.max_json_bytes
-// base64's bodies are strings and enums like these (src/http/v1/base64.ts): the string dominates
+// base64's bodies are strings and enums like these (src/ops/base64/schema.ts): the string dominates
 const base64Like = z.strictObject({ input: z.string(), variant: z.enum(['standard', 'url']).optional() })
 
 // The string fields' worst content per byte: plain ASCII (one memcpy), and escapes (\" in JSON text,

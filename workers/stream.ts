@@ -151,7 +151,7 @@ export async function runStreamTask(
 
 // The whole answer of an envelope job as one piece: the success envelope around what the op made of the
 // body, serialized and UTF-8 encoded here (a 100 MiB Base64 answer held the event loop for hundreds of ms
-// when concatenated, decoded, escaped and encoded there; stream-steps.ts makes it from the output's bytes).
+// when concatenated, decoded, escaped and encoded there; the op's StreamStep.answer makes it from the output's bytes).
 // Its ArrayBuffer is its own: it moves, uncopied.
 export function* envelopeOf(step: StreamStep, held: Uint8Array[], bytes: number): Generator<Uint8Array> {
   const answer = step.answer(held, bytes)

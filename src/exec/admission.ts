@@ -50,7 +50,7 @@ export class PoolAdmission {
   #tenants = new Map<string, Tenant>()
   // shared with the pool's threads: requests on the pool, whether their bodies are arriving, waiting for a
   // place or running, so that a thread does not give back the memory the next large task is about to
-  // need (thread-memory.ts)
+  // need (workers/memory.ts)
   readonly #busy: Int32Array | undefined
 
   constructor(capacity: number, threads = capacity, busy?: Int32Array) {

@@ -1,6 +1,6 @@
 // Where a request's op runs, decided once per request from what is known before a byte of its body is read:
 // the route's op, the plan, the declared Content-Length (or its absence) and the Content-Type. The body
-// parser, the route (src/http/define-route.ts, run-op.ts) and the dispatcher (dispatch.ts) all read this
+// parser, the route (src/http/route/define-route.ts, run-op.ts) and the dispatcher (dispatch.ts) all read this
 // one value (request.execution); none of them decides again. docs/dispatch.md, "One decision".
 import type { PlanLimits } from '../limits/plans.ts'
 import type { AnyOp } from '../ops/define.ts'

@@ -19,7 +19,7 @@ export type AccessLog = (entry: AccessEntry) => void
 // strings in logs). Fastify's own lines name the same request id `reqId`. Written straight to the logger's
 // destination: pino's generic path (serializers, redaction, the child logger Fastify would bind) costs
 // ~7 µs a request at full load; this line costs well under one. Every field is ours and JSON-safe by
-// construction: a request id is [A-Za-z0-9._:-] (http/hooks/request-context.ts), a method an HTTP token, ids
+// construction: a request id is [A-Za-z0-9._:-] (http/transport/request-id.ts), a method an HTTP token, ids
 // base62; the route pattern goes through JSON.stringify. Nothing from headers or bodies.
 export function accessLog(logger: FastifyBaseLogger): AccessLog | undefined {
   const root = logger as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }

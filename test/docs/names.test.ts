@@ -169,3 +169,60 @@ describe('docs name only what exists', () => {
     expect(check('pools.pickThread(workspace)')).toBe('function pools.pickThread(workspace)')
   })
 })
+
+// Comments that name files are checked too: a comment of the code that cites a path or a file of the
+// repository (src/exec/submit.ts, lane/answer.ts, thread-memory.ts) must cite one that exists (issue 37:
+// comments named lane/enter.ts, lane/plugin.ts and thread-memory.ts long after they were gone).
+const SOURCES = files.filter(
+  (f) => /^(src|workers|scripts|bench|test)\/.*\.ts$/.test(f) && f !== 'test/docs/names.test.ts',
+)
+// files of other code bases, or of no checkout, that comments cite: the entry older trees ran
+// (bench/lib/base-tree.ts), a path a .dockerignore test shows a pattern would match, Prometheus's migration
+// guide, the bench's generated report
+const NOT_OURS = new Set(['src/server.ts', 'src/docs', 'docs/migration.md', 'report.md'])
+
+function commentsOf(source: string): { line: number; text: string }[] {
+  const out: { line: number; text: string }[] = []
+  for (const [i, line] of source.split('\n').entries()) {
+    const at = line.search(/(^|\s)\/\/\s|^\s*\*\s|\/\*/)
+    if (at >= 0) out.push({ line: i + 1, text: line.slice(at) })
+  }
+  return out
+}
+
+// The files a comment names: repo paths (src/…, workers/…) and names of .ts, .lua and .md files.
+export function namedFiles(comment: string): string[] {
+  const named: string[] = []
+  for (const m of comment.matchAll(
+    /(?<![\w./$<{-])((?:[\w-]+\/)*[\w-]+(?:\.[\w-]+)*\.(?:ts|lua|md))(?![\w/])/g,
+  ))
+    if (!m[1]!.includes('node_modules')) named.push(m[1]!)
+  for (const m of comment.matchAll(/(?<![\w./-])((?:src|workers|bench|scripts|test|docs)\/[\w./-]*[\w/])/g))
+    if (!/\.(ts|lua|md)$/.test(m[1]!)) named.push(m[1]!)
+  return named
+}
+
+describe('comments name only files that exist', () => {
+  it('every file a comment of src/, workers/, scripts/, bench/ or test/ names exists', () => {
+    const missing: string[] = []
+    for (const file of SOURCES) {
+      for (const { line, text } of commentsOf(readFileSync(join(ROOT, file), 'utf8'))) {
+        for (const name of namedFiles(text)) {
+          if (placeholder(name) || NOT_OURS.has(name) || GENERATED.some((g) => name.startsWith(g))) continue
+          const exists = ROOTS.test(name) ? pathExists(name) : tailExists(name)
+          if (!exists) missing.push(`${file}:${line}: ${name}`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
+  it('reads paths and file names out of a comment', () => {
+    expect(namedFiles('// the lane (src/http/lane/enter.ts, lane/plugin.ts; thread-memory.ts)')).toEqual([
+      'src/http/lane/enter.ts',
+      'lane/plugin.ts',
+      'thread-memory.ts',
+    ])
+    expect(namedFiles('// see src/exec/ and the README.md')).toEqual(['README.md', 'src/exec/'])
+  })
+})

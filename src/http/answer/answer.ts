@@ -6,8 +6,8 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 
 // answer: the lane's step after run. Every answer a route makes (its envelope, its raw bytes, an error, an idempotent
 // replay) leaves through here. A JSON answer of at least COMPRESS_THRESHOLD bytes is compressed off the event
-// loop for a client that accepts it (src/http/compression.ts); bytes over SLICE_ABOVE not compressed leave in
-// slices (src/http/hooks/large-answers.ts). Decided here rather than in onSend hooks, so a small answer pays one
+// loop for a client that accepts it (src/http/answer/compression.ts); bytes over SLICE_ABOVE not compressed leave in
+// slices (src/http/answer/large-answers.ts). Decided here rather than in onSend hooks, so a small answer pays one
 // length check and no hook (docs/architecture.md, "A request's path").
 export function answerJson(
   request: FastifyRequest,

@@ -48,7 +48,7 @@ class DeadlineBody extends Readable {
 // started streamed answer broken off), gives back a pool place held or waited for (src/http/lane/decide.ts),
 // and, once the answer is out, ends the stream with RST_STREAM(NO_ERROR) (RFC 9113 §8.1: a complete answer
 // sent before the whole request) so the client stops sending and the stream's memory is freed. Called by the
-// lane's first step (src/http/lane/enter.ts) for every request; an HTTP/1.1 request costs one property read.
+// lane's first step (src/http/lane/lane.ts) for every request; an HTTP/1.1 request costs one property read.
 export function startBodyDeadline(request: FastifyRequest, reply: FastifyReply, timeoutMs: number): void {
   const stream = (request.raw as unknown as Partial<Http2ServerRequest>).stream as
     | ServerHttp2Stream

@@ -103,7 +103,7 @@ export async function openStream(
   }
 }
 
-// Only work that crossed to a pool says where it ran (as src/http/run-op.ts does): known once it is done.
+// Only work that crossed to a pool says where it ran (as src/http/route/run-op.ts does): known once it is done.
 export function streamTiming(reply: FastifyReply, handle: StreamHandle): void {
   const t = handle.timing()
   reply.header(
@@ -126,7 +126,7 @@ export async function sendTransformed(
 }
 
 // The JSON answer of a streamed body: the thread answers the whole success envelope as one piece of UTF-8
-// bytes (workers/stream.ts), sent as it is (a large one leaves in slices: lane/answer.ts). Nothing of the
+// bytes (workers/stream.ts), sent as it is (a large one leaves in slices: answer/answer.ts). Nothing of the
 // output is concatenated, decoded, escaped or encoded on the event loop. An op whose thread holds its whole
 // output for that answer takes a body of at most `heldLimit` (OpStream.jsonBodyLimit, src/ops/define.ts).
 export async function sendStreamEnvelope(

@@ -62,9 +62,9 @@ function accessOutcome(request: FastifyRequest): AccessOutcome {
 
 // Deny by default, decided on the matched route: every route must declare `config.security` (a route
 // that does not fails to register, so the server does not boot), and the lane's access step, after routing,
-// enforces the declared rule (src/http/lane/enter.ts). Nothing is decided from the raw URL, so no spelling of
+// enforces the declared rule (src/http/lane/lane.ts). Nothing is decided from the raw URL, so no spelling of
 // a path (percent escapes, case, slashes) can reach a route without passing its rule. Register before any
-// route, and before the lane (src/http/lane/plugin.ts), which takes each route's rule from here.
+// route, and before the lane (src/http/lane/lane.ts), which takes each route's rule from here.
 async function accessPlugin(app: FastifyInstance, options: AccessOptions): Promise<void> {
   const { tracing } = options
   const rules = new Map<Security, AccessRule>()

@@ -37,7 +37,7 @@ export interface Cors {
   options(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): boolean
 }
 
-// CORS for the API, as two steps of the lane's first hook (src/http/lane/enter.ts): a preflight is answered
+// CORS for the API, as two steps of the lane's first hook (src/http/lane/lane.ts): a preflight is answered
 // before authentication (a browser never sends credentials on a preflight) and before any route could answer
 // 405; actual responses, errors included, carry Access-Control-Allow-Origin for an allowed origin. Credentials
 // are never allowed, so the console's session cookie cannot make a cross-origin read succeed. See

@@ -116,7 +116,7 @@ async function idempotencyPlugin(app: FastifyInstance, options: IdempotencyOptio
   app.addHook('onRoute', function addIdempotencyHooks(route) {
     if (route.config?.idempotent !== true) return
     route.preHandler = [...hooksOf(route.preHandler), enforceIdempotencyKey]
-    // kept as the route made it, then compressed or sliced as any answer (src/http/lane/answer.ts)
+    // kept as the route made it, then compressed or sliced as any answer (src/http/answer/answer.ts)
     route.onSend = [...hooksOf(route.onSend), keepIdempotentResponse, shapeAnswer]
   })
 

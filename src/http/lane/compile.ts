@@ -15,7 +15,7 @@ export interface Lane {
   op: AnyOp | undefined
   // the route's request counts and durations (src/http/hooks/record.ts), on the listener that records them
   series: RouteSeries | undefined
-  // JSON answers compressed and large answers sliced (lane/answer.ts): the public listener's; the admin
+  // JSON answers compressed and large answers sliced (answer/answer.ts): the public listener's; the admin
   // listener's operator calls are answered as they are
   shape: boolean
 }

@@ -15,7 +15,7 @@ export interface LaneOptions {
   bodyTimeoutMs: number
   // how long a large body may wait, unread, for a place on its full pool before a 503
   admissionWaitMs: number
-  // the public listener compresses and slices its answers (lane/answer.ts), records metrics and access lines
+  // the public listener compresses and slices its answers (answer/answer.ts), records metrics and access lines
   // and marks keys used; the admin listener does none of these
   shapeAnswers: boolean
   recorder?: Recorder
@@ -27,8 +27,8 @@ type Done = (err?: Error) => void
 // One lane per request: what the gateway does for a request, in order, is the steps below, run by two
 // hooks (enterLane before the body is read, leaveLane once the answer is out) from the route's lane, built
 // once when the route registers (compile.ts). Between them Fastify parses the body (src/http/body/parsers.ts),
-// zod validates it (src/http/zod-compiler.ts) and the route runs and answers (src/http/define-route.ts,
-// run-op.ts, lane/answer.ts). docs/architecture.md ("A request's path") lists the same steps (steps.ts).
+// zod validates it (src/http/route/zod-compiler.ts) and the route runs and answers (src/http/route/define-route.ts,
+// run-op.ts, answer/answer.ts). docs/architecture.md ("A request's path") lists the same steps (test/http/lane/steps.test.ts).
 async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<void> {
   const { bodyTimeoutMs, admissionWaitMs, recorder } = options
   const cors = corsSteps(app, options.cors)

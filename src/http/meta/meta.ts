@@ -88,7 +88,7 @@ export async function metaRoutes(app: FastifyInstance, options: MetaOptions): Pr
   )
   app.get('/v1/openapi.json', { config: { security: 'none' } }, openapiDocument)
 
-  // the reference page is public; its renderer is loaded on the first request (src/http/docs-renderer.ts)
+  // the reference page is public; its renderer is loaded on the first request (src/http/meta/docs-renderer.ts)
   await app.register(async function publicDocs(scope) {
     declareScopeSecurity(scope, 'none')
     docsRoutes(scope, { configuration: DOCS_PAGE })

@@ -1,4 +1,4 @@
-// The decisions clients code against, where API.md leaves room; rendered at the top of /docs.
+// The decisions clients code against, where docs/api.md leaves room; rendered at the top of /docs.
 export const API_DESCRIPTION = `
 Anvil is a JSON-over-HTTPS API of developer utilities.
 

@@ -123,7 +123,7 @@ export interface ListenerHeaders {
   crossOrigin?: (path: string) => boolean
   // Traceresponse, sent when tracing is on (src/http/hooks/trace.ts)
   tracing?: boolean
-  // Content-Encoding and Vary on JSON answers above the threshold (src/http/compression.ts)
+  // Content-Encoding and Vary on JSON answers above the threshold (src/http/answer/compression.ts)
   compression?: boolean
   // what a scope adds to every answer under some paths (the console's session cookie and security headers)
   pathHeaders?: (path: string) => readonly HeaderName[]

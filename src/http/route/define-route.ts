@@ -22,7 +22,7 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
   params?: P
   response: R
   // the operation behind this route (src/ops/define.ts): where it runs is decided from it before the body
-  // is read (src/exec/decide.ts), and its run step is compiled from it (src/http/run-op.ts). An op route has
+  // is read (src/exec/decide.ts), and its run step is compiled from it (src/http/route/run-op.ts). An op route has
   // no handler: src/http/v1/ops.ts declares one per op of the catalog.
   op?: AnyOp
   // a route without an op: plain data back, wrapped in the success envelope here, once (or the reply, when
@@ -40,8 +40,8 @@ export interface RouteDef<B, Q, P, R extends AnyZod> extends RouteDoc {
 // except a keyless GET such as a health probe, where a load balancer may append its own.
 const NO_QUERY = z.strictObject({})
 
-// run: the lane's step that runs the route, compiled here once per route (its op's run, src/http/run-op.ts, or
-// its handler's), then the answer step (src/http/lane/answer.ts). Schemas first: zod validates the parts, the
+// run: the lane's step that runs the route, compiled here once per route (its op's run, src/http/route/run-op.ts, or
+// its handler's), then the answer step (src/http/answer/answer.ts). Schemas first: zod validates the parts, the
 // same schemas feed the OpenAPI document, and a handler returns plain data that is wrapped in the success
 // envelope here, once.
 export function defineRoute<

@@ -49,13 +49,13 @@ function wantsOctets(request: FastifyRequest): boolean {
   return format === 'octets'
 }
 
-// The run step of a route that runs an op, compiled once when the route registers (src/http/define-route.ts):
+// The run step of a route that runs an op, compiled once when the route registers (src/http/route/define-route.ts):
 // the answer's media type when the op has two, then where the request's decision says: a raw
 // application/octet-stream body streams to a thread of the plan's pool (the op's incremental step); a JSON
 // body (or its bytes, left unparsed for the worker) goes to the dispatcher, the one way an op runs
 // (src/exec/dispatch.ts). Inline, the answer is there at once; from the pool it is the envelope (or the raw
 // bytes) made and encoded on the thread, sent as it is, never parsed, re-serialized or re-encoded on the event
-// loop (a large one leaves in pieces: lane/answer.ts).
+// loop (a large one leaves in pieces: answer/answer.ts).
 export function compileOpRun(op: AnyOp, status: number): Run {
   const negotiates = op.octets !== undefined || op.stream !== undefined
   return function runOp(request, reply) {

@@ -3,7 +3,7 @@ import { BYTE_ENCODINGS } from '../types.ts'
 import { BASE64_VARIANTS, DECODE_VARIANTS } from './types.ts'
 
 // The request and response schemas of POST /v1/base64/encode and /decode: the JSON bodies (validated on the
-// event loop for small bodies, on the pool thread for large ones: src/ops/registry.ts) and the query
+// event loop for small bodies, on the pool thread for large ones: src/ops/define.ts) and the query
 // strings of raw application/octet-stream bodies.
 const variant = z
   .enum(BASE64_VARIANTS)

@@ -1,5 +1,5 @@
 // The hmac family's request bodies: the routes' schemas, and what a worker validates a large
-// /v1/hmac/verify body with (OpSpec.body in src/ops/registry.ts; /v1/hmac/{algorithm} takes its algorithm
+// /v1/hmac/verify body with (OpDescriptor.body, src/ops/define.ts; /v1/hmac/{algorithm} takes its algorithm
 // from the path, so its body is parsed by the gateway).
 import { z } from 'zod'
 import { BYTE_ENCODINGS, DIGEST_ENCODINGS } from '../types.ts'

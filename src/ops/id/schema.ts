@@ -1,5 +1,5 @@
 // The id family's request bodies: the routes' schemas, and what a worker validates a large body with
-// (OpSpec.body in src/ops/registry.ts).
+// (OpDescriptor.body, src/ops/define.ts).
 import { z } from 'zod'
 import { BYTE_ENCODINGS } from '../types.ts'
 import {

@@ -1,5 +1,5 @@
 // The time family's request body: the route's schema, and what a worker validates a large body with
-// (OpSpec.body in src/ops/registry.ts).
+// (OpDescriptor.body, src/ops/define.ts).
 import { z } from 'zod'
 import { DAY_NAMES, UNITS } from './types.ts'
 

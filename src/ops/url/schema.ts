@@ -1,5 +1,5 @@
 // The url family's request bodies (the routes' schemas, and what a worker validates a large body with:
-// OpSpec.body in src/ops/registry.ts), and the shape check of query parameters (a body refinement and the
+// OpDescriptor.body, src/ops/define.ts), and the shape check of query parameters (a body refinement and the
 // ops' own guard alike).
 import { z } from 'zod'
 import type { QueryParams, QueryScalar } from './types.ts'

@@ -54,7 +54,7 @@ function decoded(res: RawResponse): Buffer {
   return res.body
 }
 
-// Compression must never run on the event loop (src/http/compression.ts: zlib's stream API on libuv's
+// Compression must never run on the event loop (src/http/answer/compression.ts: zlib's stream API on libuv's
 // threadpool). A real TLS gateway in this process, whose zlib is watched: JSON answers
 // from just above the compression threshold to megabytes are compressed (br and gzip) through streams
 // and decompress to the identity answer's bytes, and no synchronous zlib function is ever called; an

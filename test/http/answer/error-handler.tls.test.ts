@@ -6,7 +6,7 @@ import type { Store } from '../../../src/store/types.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { h1Request, h2Request, type RawResponse } from '../../helpers/tls-client.ts'
 
-// Every row of API.md's error table, answered over a real TLS socket with the envelope and Request-Id.
+// Every row of docs/api.md's error table, answered over a real TLS socket with the envelope and Request-Id.
 describe('error table over TLS', () => {
   let t: TestApp
   let ca: string

@@ -15,10 +15,10 @@ const STEPS = [
   ['access', 'src/http/lane/lane.ts'],
   ['decide', 'src/http/lane/lane.ts'],
   ['parse', 'src/http/body/parsers.ts'],
-  ['validate', 'src/http/zod-compiler.ts'],
+  ['validate', 'src/http/route/zod-compiler.ts'],
   ['idempotency', 'src/http/hooks/idempotency.ts'],
-  ['run', 'src/http/define-route.ts'],
-  ['answer', 'src/http/lane/answer.ts'],
+  ['run', 'src/http/route/define-route.ts'],
+  ['answer', 'src/http/answer/answer.ts'],
   ['record', 'src/http/lane/lane.ts'],
   ['settle', 'src/http/lane/lane.ts'],
 ] as const

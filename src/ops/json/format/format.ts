@@ -118,7 +118,7 @@ function resultOf(st: JsonStream): JsonFormatResult {
   return formatResultOf(printed(st.printer), warningsOf(st))
 }
 
-// The result for these printed bytes (a streamed body's whole output, too: workers/stream-steps.ts).
+// The result for these printed bytes (a streamed body's whole output, too: formatStep, stream.ts).
 export function formatResultOf(output: Uint8Array, warnings: JsonWarning[] | undefined): JsonFormatResult {
   let text: string | undefined
   const result = Object.defineProperty({} as JsonFormatResult, 'output', {

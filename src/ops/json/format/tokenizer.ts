@@ -127,7 +127,7 @@ function whitespace(st: JsonStream, buf: Uint8Array, i: number, n: number): numb
 }
 
 // Validates a chunk of the input against RFC 8259 from `from` on and sends its tokens on
-// (src/ops/json/stream/sink.ts), with an explicit stack instead of recursion: depth is bounded by memory, never
+// (src/ops/json/format/sink.ts), with an explicit stack instead of recursion: depth is bounded by memory, never
 // by the call stack. Stops between tokens once the printed output passes st.pieceBytes, returning where
 // (call again from there, with the same chunk); returns the chunk's length when it is all read.
 export function feed(st: JsonStream, buf: Uint8Array, from = 0): number {
