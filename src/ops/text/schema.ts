@@ -12,10 +12,14 @@ const FORMAT_HELP =
   'quotes; js_string: JavaScript string literal escaping; unicode_escape: \\uXXXX for non-ASCII; hex and ' +
   'binary: the UTF-8 bytes; punycode: IDNA "xn--" labels of a domain; quoted_printable: RFC 2045; rot13'
 
-export const codecBody = z.strictObject({
-  input: z.string().describe('The text to encode, or the encoded text to decode'),
-  format: z.enum(TEXT_FORMATS).describe(FORMAT_HELP),
-})
+export const codecBody = z
+  .strictObject({
+    input: z.string().describe('The text to encode, or the encoded text to decode'),
+    format: z.enum(TEXT_FORMATS).describe(FORMAT_HELP),
+  })
+  // one request and one response schema for encode and decode, named (OpenAPI components, SDK types) as
+  // they always were
+  .meta({ id: 'TextEncodeRequest' })
 
 export const normalizeBody = z.strictObject({
   input: z.string(),
@@ -24,10 +28,12 @@ export const normalizeBody = z.strictObject({
 
 export const inspectBody = z.strictObject({ input: z.string() })
 
-export const codecResult = z.object({
-  output: z.string(),
-  format: z.enum(TEXT_FORMATS),
-})
+export const codecResult = z
+  .object({
+    output: z.string(),
+    format: z.enum(TEXT_FORMATS),
+  })
+  .meta({ id: 'TextEncodeResult' })
 
 export const normalizeResult = z.object({
   output: z.string(),

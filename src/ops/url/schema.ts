@@ -171,21 +171,24 @@ export const queryObject = z
     'The query by name: a string, or an array when the name repeats. "__proto__" is an ordinary name.',
   )
 
-export const urlParts = z.object({
-  href: component('The whole URL, serialized'),
-  origin: component('scheme://host[:port] for http(s), ws(s), ftp and blob: of those; "null" otherwise'),
-  protocol: component('The scheme with its colon, e.g. "https:"'),
-  username: component('Percent-encoded'),
-  password: component('Percent-encoded'),
-  host: component('hostname and, when not the default, ":port"'),
-  hostname: component('ASCII (punycode) for special schemes; IPv6 in brackets'),
-  port: component('"" when absent or the default for the scheme'),
-  pathname: component('Percent-encoded path'),
-  search: component('"" or "?" followed by the query'),
-  hash: component('"" or "#" followed by the fragment'),
-  query: queryPairs.describe('The query as application/x-www-form-urlencoded [name, value] pairs, decoded'),
-  query_object: queryObject,
-})
+export const urlParts = z
+  .object({
+    href: component('The whole URL, serialized'),
+    origin: component('scheme://host[:port] for http(s), ws(s), ftp and blob: of those; "null" otherwise'),
+    protocol: component('The scheme with its colon, e.g. "https:"'),
+    username: component('Percent-encoded'),
+    password: component('Percent-encoded'),
+    host: component('hostname and, when not the default, ":port"'),
+    hostname: component('ASCII (punycode) for special schemes; IPv6 in brackets'),
+    port: component('"" when absent or the default for the scheme'),
+    pathname: component('Percent-encoded path'),
+    search: component('"" or "?" followed by the query'),
+    hash: component('"" or "#" followed by the fragment'),
+    query: queryPairs.describe('The query as application/x-www-form-urlencoded [name, value] pairs, decoded'),
+    query_object: queryObject,
+  })
+  // the one answer of parse, build and modify, named (OpenAPI component, SDK type) as it always was
+  .meta({ id: 'ParseUrlResult' })
 
 export const queryParseResult = z.object({
   pairs: queryPairs.describe('[name, value] pairs, decoded'),
