@@ -191,7 +191,7 @@ function commentsOf(source: string): { line: number; text: string }[] {
 }
 
 // The files a comment names: repo paths (src/…, workers/…) and names of .ts, .lua and .md files.
-export function namedFiles(comment: string): string[] {
+function namedFiles(comment: string): string[] {
   const named: string[] = []
   for (const m of comment.matchAll(
     /(?<![\w./$<{-])((?:[\w-]+\/)*[\w-]+(?:\.[\w-]+)*\.(?:ts|lua|md))(?![\w/])/g,

@@ -1,4 +1,4 @@
-import type { Cluster, Redis, Result } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import { randomBase62 } from '../../lib/ids.ts'
 import {
   type ConnectionPolicy,

@@ -1,7 +1,6 @@
 import { pipeline, type Readable } from 'node:stream'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 // JSON answers of at least this many bytes are compressed (br, else gzip) for clients that accept it.
 // Measured (docs/decisions.md, "Compression"; `npm run bench -- compression`): an answer below it fits

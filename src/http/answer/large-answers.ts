@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream'
-import type { FastifyInstance, FastifyReply } from 'fastify'
-import fp from 'fastify-plugin'
+import type { FastifyReply } from 'fastify'
 
 // An answer larger than this leaves in SLICE-byte pieces, one per turn of the event loop.
 export const SLICE_ABOVE = 256 * 1024

@@ -1,4 +1,4 @@
-import type { Cluster, Redis, Result } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import type { PlanName } from '../../limits/plans.ts'
 import { defineCommands } from '../../store/redis/commands.ts'
 import type { Page } from '../../store/types.ts'

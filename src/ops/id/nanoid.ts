@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto'
 import { urlAlphabet } from 'nanoid'
 import { AppError } from '../../errors.ts'
 import { loneSurrogateAt } from '../encoding.ts'
-import { MAX_NANOID_COUNT, NANOID_ALPHABET, NANOID_SIZE } from './types.ts'
+import { NANOID_ALPHABET, NANOID_SIZE } from './types.ts'
 
 export { NANOID_ALPHABET, NANOID_SIZE }
 

@@ -1,7 +1,7 @@
 import { v1, v3, v4, v5, v6, v7 } from 'uuid'
 import { AppError } from '../../errors.ts'
 import { type ByteEncoding, decodeInput } from '../encoding.ts'
-import { MAX_UUID_COUNT, UUID_FORMATS, UUID_VERSIONS, type UuidFormat, type UuidVersion } from './types.ts'
+import type { UuidFormat, UuidVersion } from './types.ts'
 import { parseUuid } from './uuid-parse.ts'
 
 export type { UuidFormat, UuidVersion }

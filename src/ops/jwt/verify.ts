@@ -5,7 +5,7 @@ import { findJwsAlgorithm, type JwsAlgorithm, requireJwsAlgorithm } from './algo
 import { decodeJwt } from './decode.ts'
 import { type JwsKey, jwksKeys, type KeyMaterial, keyFits, publicKey, secretKey } from './keys.ts'
 import { parseDuration, type ReferenceTime, referenceSeconds } from './time.ts'
-import { VERIFY_REASON_CODES, type VerifyReasonCode } from './types.ts'
+import type { VerifyReasonCode } from './types.ts'
 
 export type { VerifyReasonCode }
 

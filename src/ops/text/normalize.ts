@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts'
-import { NORMAL_FORMS, type NormalForm } from './types.ts'
+import type { NormalForm } from './types.ts'
 
 export type { NormalForm }
 

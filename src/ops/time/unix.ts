@@ -1,5 +1,5 @@
 import { invalidTimestamp, type TimestampField } from './error.ts'
-import { UNITS, type Unit } from './types.ts'
+import type { Unit } from './types.ts'
 
 export type { Unit }
 

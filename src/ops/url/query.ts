@@ -2,7 +2,7 @@
 // WHATWG URL standard's parser (§5.1) itself, which the runtime's URLSearchParams does not quite follow.
 
 import { queryParamsIssues } from './schema.ts'
-import type { QueryPairInput, QueryParams, QueryScalar } from './types.ts'
+import type { QueryParams, QueryScalar } from './types.ts'
 
 export type { QueryParams }
 export { queryParamsIssues }
