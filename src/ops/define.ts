@@ -126,8 +126,9 @@ export interface OpDescriptor<
   // the API-key scope family (docs/api.md, "Authentication")
   family: string
   http: OpHttp<P, Q>
-  // what the route's path and query string add to a JSON body (hash: the algorithm from the path); written
-  // before `run`, whose input it completes
+  // what the route's path and query string add to a JSON body (hash: the algorithm from the path): `run`'s
+  // input has these fields too. Annotate its parameters (`(params: { algorithm: string }) => …`): the type
+  // of what it adds is read from them
   with?: (
     params: P extends AnyZod ? z.output<P> : undefined,
     query: Q extends AnyZod ? z.output<Q> : undefined,
@@ -145,7 +146,7 @@ export interface OpDescriptor<
   warm?: readonly (z.input<B> & Partial<NoInfer<W>>)[]
   // the body is parsed with parseJsonExact (src/ops/json/number.ts): numbers keep their exact text
   exactNumbers?: boolean
-  octets?: OpOctets<Awaited<ReturnType<this['run']>>>
+  octets?: OpOctets<z.input<R>>
   // the result's JSON text as UTF-8 bytes, for an op that makes it quicker than JSON.stringify and an
   // encoder would (json.format escapes the bytes it printed); undefined leaves it to them
   jsonBytes?: (result: never) => Uint8Array | undefined
