@@ -95,7 +95,10 @@ describe('docs/examples against a real gateway', () => {
   beforeAll(async () => {
     t = await startTestApp({ listen: true, env: { CORS_ALLOWED_ORIGINS: BROWSER_ORIGIN } })
     world = await prepareWorld(t)
-    examples = [...opExamples(t.runtime.catalog), ...(await loadExamples(EXAMPLES_DIR))]
+    // page by page, as a reader runs them: an op's examples are its family's page's (docs/examples/)
+    examples = [...opExamples(t.runtime.catalog), ...(await loadExamples(EXAMPLES_DIR))].sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
+    )
     publicPaths = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json<{ paths: Paths }>()
       .paths
     adminPaths = (
