@@ -1,4 +1,3 @@
-import type { Model } from '@kubernetes-models/base'
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject'
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule'
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor'
@@ -17,7 +16,7 @@ import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount'
 // (kubernetes-models 5.1.0, generated from Kubernetes 1.36.0) and the KEDA and Prometheus Operator CRD
 // schemas (@kubernetes-models/keda, @kubernetes-models/prometheus-operator), each compiled to an Ajv
 // validator. `module` is where its TypeScript interface lives, for the unknown-field check.
-type ModelClass = (new (data: unknown) => Model<unknown>) & { apiVersion: string; kind: string }
+type ModelClass = (new (data: unknown) => { validate(): void }) & { apiVersion: string; kind: string }
 
 export const MODELS: { model: ModelClass; module: string }[] = [
   { model: Namespace, module: 'kubernetes-models/v1/Namespace' },

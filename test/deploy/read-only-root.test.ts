@@ -97,6 +97,9 @@ describe.skipIf(skip !== null)('the production pods with a read-only root filesy
   let api: string
   let admin: string
   let bootMs = 0
+  // the anvil-tls certificate, and a key made by the admin API for the job test
+  let tlsCert = ''
+  let jobKey = ''
 
   beforeAll(async () => {
     redis = await startRedis()
@@ -132,6 +135,7 @@ describe.skipIf(skip !== null)('the production pods with a read-only root filesy
     const [key, cert] = splitPem(made.stdout)
     await writeFile(join(tlsDir, 'tls.key'), key, { mode: 0o440 })
     await writeFile(join(tlsDir, 'tls.crt'), cert)
+    tlsCert = cert
     const started = performance.now()
     gateway = startPod(IMAGE_CMD, gatewayEnv, mounts)
     const banner = await waitFor(
@@ -172,9 +176,19 @@ describe.skipIf(skip !== null)('the production pods with a read-only root filesy
     expect(imageUser()).toEqual({ uid: 1000, gid: 1000 })
   })
 
-  it('answers every probe on the port it names, within the startup budget', async () => {
+  it("answers every probe on the port it names, within the startup budget, with the Secret's certificate", async () => {
     process.stderr.write(`gateway ready ${Math.round(bootMs)} ms after start (read-only root)\n`)
     for (const p of PROBES) expect(await probeStatus(gatewayC[p]!, gatewayC, ports), p).toBe(200)
+    // the chain verifies against the anvil-tls certificate alone: that is the one served
+    const status = await new Promise<number>((resolve, reject) => {
+      https
+        .get(`${api}/healthz`, { ca: tlsCert, checkServerIdentity: () => undefined }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        .on('error', reject)
+    })
+    expect(status).toBe(200)
   })
 
   it('serves the API, the docs page, the admin API and a pooled operation', async () => {
@@ -204,7 +218,6 @@ describe.skipIf(skip !== null)('the production pods with a read-only root filesy
     jobKey = key
   })
 
-  let jobKey = ''
   it('runs a job on a worker whose whole filesystem is read-only, and its probes answer', async () => {
     const secrets = { 'anvil-redis/url': redis.url }
     const env = {
@@ -224,7 +237,7 @@ describe.skipIf(skip !== null)('the production pods with a read-only root filesy
     let status = ''
     for (let i = 0; i < 200 && status !== 'completed'; i++) {
       await new Promise((r) => setTimeout(r, 100))
-      status = (await getJson(`${api}/v1/jobs/${submitted.id}`, jobKey)).status
+      status = (await getJson(`${api}/v1/jobs/${submitted.id}`, jobKey)).status ?? ''
     }
     expect(status, worker.output()).toBe('completed')
   })
