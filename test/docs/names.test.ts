@@ -33,12 +33,12 @@ const dirs = new Set(
       .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
   ),
 )
-const ROOTS = /^(src|workers|test|bench|scripts|docs|grafana|prometheus|alertmanager)\//
+const ROOTS = /^(src|workers|test|bench|scripts|docs|grafana|prometheus|alertmanager|deploy)\//
 // where code identifiers live: the sources, scripts and benches, and the operator's files
 const CODE = files.filter(
   (f) =>
     /^(src|workers|scripts|bench)\/.*\.(ts|lua)$/.test(f) ||
-    /^(prometheus|alertmanager|grafana)\//.test(f) ||
+    /^(prometheus|alertmanager|grafana|deploy)\//.test(f) ||
     ['docker-compose.yml', 'Dockerfile', 'package.json', '.dockerignore'].includes(f),
 )
 const corpus = CODE.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n')

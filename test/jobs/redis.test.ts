@@ -1,10 +1,13 @@
 import { Queue } from 'bullmq'
+import slot from 'cluster-key-slot'
 import { Redis } from 'ioredis'
 import { Registry } from 'prom-client'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createJobMetrics } from '../../src/jobs/metrics.ts'
+import { openQueues } from '../../src/jobs/redis/backend.ts'
 import { type Consumer, startConsumer } from '../../src/jobs/redis/consumer.ts'
-import { emptyDepth } from '../../src/jobs/types.ts'
+import { DEFAULT_PREFIX } from '../../src/jobs/redis/layout.ts'
+import { emptyDepth, TIERS } from '../../src/jobs/types.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 import {
   describeRedis,
@@ -37,7 +40,7 @@ describeRedis('jobs on Redis and BullMQ: storage, order and give-up', () => {
   beforeAll(async () => {
     server = await startRedis()
     redis = new Redis(server.url)
-    queue = new Queue('paid', { connection: redis, prefix: '{anvil-jobs}' })
+    queue = new Queue('{paid}', { connection: redis, prefix: 'anvil-jobs' })
   })
   afterEach(async () => {
     await h?.close()
@@ -91,7 +94,7 @@ describeRedis('jobs on Redis and BullMQ: storage, order and give-up', () => {
     const r = await h.submit({ operation: 'hash', params: { algorithm: 'sha256', input: 'x' } })
     const id = r.json().data.id as string
     // as if three workers had died running it: BullMQ's stalled counter
-    await redis.hset(`{anvil-jobs}:paid:${id}`, 'stc', '3')
+    await redis.hset(`anvil-jobs:{paid}:${id}`, 'stc', '3')
     await h.startWorker()
     const job = await h.finished(id)
     expect(job).toMatchObject({
@@ -143,5 +146,42 @@ describeRedis('jobs on Redis Cluster', () => {
     await expect
       .poll(() => registry.metrics())
       .toMatch(/anvil_jobs_queue_depth\{queue="paid",state="completed"\} 1\n/)
+    // every key BullMQ wrote sits in its queue's slot; the job's own keys in the paid queue's
+    const written = await jobKeys(cluster)
+    expect(written.filter((k) => k.includes(id)).length).toBeGreaterThan(0)
+    for (const k of written.filter((k) => k.includes(id))) expect(k).toMatch(/^anvil-jobs:\{paid\}:/)
+    for (const k of written) expect(slot(k), k).toBe(slot(/^anvil-jobs:(\{\w+\})/.exec(k)![1]!))
+  })
+
+  it('gives the paid and the free queue hash tags of their own, which three masters place on different nodes', async () => {
+    const queues = openQueues(new Redis({ lazyConnect: true }), DEFAULT_PREFIX)
+    const slots = TIERS.map((tier) => {
+      const keys = Object.values(queues[tier].keys)
+      expect(
+        keys.every((k) => k.startsWith(`anvil-jobs:{${tier}}:`)),
+        tier,
+      ).toBe(true)
+      const own = new Set(keys.map((k) => slot(k)))
+      expect(own.size, tier).toBe(1)
+      return [...own][0]!
+    })
+    await Promise.all(Object.values(queues).map((q) => q.close()))
+    expect(slots[0]).not.toBe(slots[1])
+    const node = new Redis({ ...cluster.nodes[0]!, lazyConnect: true })
+    const ranges = (await node.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][]
+    node.disconnect()
+    const owner = (s: number) => ranges.find(([from, to]) => s >= from && s <= to)![2][1]
+    expect(owner(slots[0]!)).not.toBe(owner(slots[1]!))
   })
 })
+
+// the keys of the BullMQ queues on every master of the cluster
+async function jobKeys(cluster: RedisCluster): Promise<string[]> {
+  const keys: string[] = []
+  for (const n of cluster.nodes) {
+    const node = new Redis({ host: n.host, port: n.port })
+    keys.push(...(await node.keys('anvil-jobs:*')))
+    node.disconnect()
+  }
+  return keys
+}

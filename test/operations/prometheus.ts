@@ -54,6 +54,8 @@ export interface Prometheus {
 export interface ScrapeJob {
   job: string
   targets: string[]
+  // target labels, as a service discovery adds them (the Prometheus Operator: namespace, pod, …)
+  labels?: Record<string, string>
 }
 
 function freeLoopbackPort(): Promise<number> {
@@ -85,7 +87,10 @@ export async function startPrometheus(jobs: ScrapeJob[], ruleFiles: string[] = [
   const config = {
     global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
     rule_files: ruleFiles,
-    scrape_configs: jobs.map((j) => ({ job_name: j.job, static_configs: [{ targets: j.targets }] })),
+    scrape_configs: jobs.map((j) => ({
+      job_name: j.job,
+      static_configs: [{ targets: j.targets, ...(j.labels ? { labels: j.labels } : {}) }],
+    })),
   }
   // JSON is YAML
   await writeFile(join(dir, 'prometheus.yml'), JSON.stringify(config, null, 2))

@@ -13,14 +13,18 @@ import {
 
 export const DEFAULT_PREFIX = 'anvil'
 
-// BullMQ's keys all share one hash tag, so its multi-key scripts run on Redis Cluster: {anvil-jobs}:paid:...
+// BullMQ's keys are `<prefix>:<queue name>:<suffix>`, and each queue's name is a hash tag of its own:
+// anvil-jobs:{paid}:… and anvil-jobs:{free}:…. So every key of one queue (its lists and sorted sets, each
+// job's hash, lock and logs) is in one Redis Cluster slot, as BullMQ's multi-key scripts need (BullMQ's
+// Redis Cluster guide), while the two queues have slots of their own, which a cluster can place on
+// different nodes (with three masters and the slots spread evenly, they are).
 export function bullPrefix(prefix: string): string {
-  return `{${prefix}-jobs}`
+  return `${prefix}-jobs`
 }
 
 // One queue per plan tier, like the pools: free-tier work never waits behind paid work or takes its threads.
 export function queueName(tier: Tier): string {
-  return tier
+  return `{${tier}}`
 }
 
 // A job's record (status, input, result) sits with the workspace's other keys under its hash tag: reading
