@@ -35,6 +35,8 @@ export interface JobService {
   ): Promise<Page<JobMeta> | undefined>
   // cancel a queued job, ask a running one to stop
   cancel(workspaceId: string, id: string): Promise<CancelReply>
+  // the bytes the workspace's jobs keep, as its job storage budget counts them (src/jobs/storage.ts)
+  storedBytes(workspaceId: string): Promise<number>
   close(): Promise<void>
 }
 
@@ -58,6 +60,7 @@ export function createJobService({ backend, pools, metrics, clock }: JobServiceD
         tier: ctx.limits.pool,
         budget_ms: ctx.limits.compute_budget_ms * JOB_BUDGET_FACTOR,
         max_result_bytes: ctx.limits.max_job_result_bytes,
+        max_job_storage_bytes: ctx.limits.max_job_storage_bytes,
         created_at: clock(),
       }
       await backend.enqueue(job, body, ctx.limits.max_jobs_in_flight)
@@ -88,6 +91,7 @@ export function createJobService({ backend, pools, metrics, clock }: JobServiceD
         return { state: 'gone' }
       return reply
     },
+    storedBytes: (workspaceId) => backend.storedBytes(workspaceId),
     close: () => backend.close(),
   }
 }

@@ -12,12 +12,14 @@ export const planLimitsSchema = z.object({
   compute_budget_ms: z.number().int().min(1),
   pool: z.enum(['free', 'paid']),
   // what one workspace may hold (tenant-caps.ts): live keys, projects, environments, jobs queued or
-  // running, and the bytes of one job's result
+  // running, the bytes of one job's result, and the bytes all its jobs keep (inputs, results, errors and
+  // each job's record: docs/jobs.md, "Job storage")
   max_keys: z.number().int().min(0),
   max_projects: z.number().int().min(0),
   max_environments: z.number().int().min(0),
   max_jobs_in_flight: z.number().int().min(0),
   max_job_result_bytes: z.number().int().min(1),
+  max_job_storage_bytes: z.number().int().min(0),
 })
 export type PlanLimits = z.infer<typeof planLimitsSchema>
 
@@ -41,6 +43,7 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
     max_environments: 15,
     max_jobs_in_flight: 10,
     max_job_result_bytes: 1 * MiB,
+    max_job_storage_bytes: 16 * MiB,
   },
   pro: {
     monthly_quota: 1_000_000,
@@ -55,6 +58,7 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
     max_environments: 500,
     max_jobs_in_flight: 100,
     max_job_result_bytes: 32 * MiB,
+    max_job_storage_bytes: 256 * MiB,
   },
   business: {
     monthly_quota: 20_000_000,
@@ -69,6 +73,7 @@ export const DEFAULT_PLANS: Record<PlanName, PlanLimits> = {
     max_environments: 5_000,
     max_jobs_in_flight: 1_000,
     max_job_result_bytes: 128 * MiB,
+    max_job_storage_bytes: 512 * MiB,
   },
 }
 
