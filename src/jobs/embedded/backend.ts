@@ -256,11 +256,14 @@ export class EmbeddedJobBackend implements JobBackend {
     return depth
   }
 
+  // both drop the jobs expired since the last sweep first, so the counts are exact when read
   async storedBytes(workspaceId: string): Promise<number> {
+    await this.#sweep()
     return this.#ledger.held(workspaceId)
   }
 
   async storage(): Promise<StorageUse> {
+    await this.#sweep()
     return { bytes: this.#ledger.total, max: this.#o.maxStorageBytes }
   }
 

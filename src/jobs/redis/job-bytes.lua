@@ -28,7 +28,9 @@ local TRIM = 1000
 local now = tonumber(ARGV[2])
 local ws = ARGV[3]
 
+-- (a zero is never sent: Lua writes -0 as '-0', which HINCRBY refuses)
 local function add(workspace, delta)
+  if delta == 0 then return end
   if redis.call('HINCRBY', KEYS[3], workspace, delta) <= 0 then redis.call('HDEL', KEYS[3], workspace) end
   redis.call('HINCRBY', KEYS[3], '#', delta)
 end
@@ -62,7 +64,7 @@ if op ~= 'read' then
     end
     redis.call('HSET', KEYS[2], member, bytes)
     redis.call('ZADD', KEYS[1], ARGV[6], member)
-    if delta ~= 0 then add(ws, delta) end
+    add(ws, delta)
   end
 end
 local held, all = totals()
