@@ -4,7 +4,7 @@ import type { JobOutcome } from './types.ts'
 
 // Job storage budgets (docs/jobs.md, "Job storage"). Every job is counted, from submission until its
 // record is gone, as the bytes of what it keeps (its input until it finishes, then its result or error)
-// plus a fixed cost per job for its record (the backend's `recordBytes`). Two budgets hold at once: the
+// plus a fixed cost per job for its record (JOB_RECORD_BYTES). Two budgets hold at once: the
 // workspace's (the plan's max_job_storage_bytes, overridable per workspace) and the store's
 // (JOBS_MAX_STORAGE_BYTES, sized from Redis's maxmemory or the disk), so that job data never fills the
 // Redis that decides limits, nor the disk the embedded store writes to.
@@ -24,8 +24,16 @@ export interface StorageBudgets {
   store: number | undefined
 }
 
+// What one job costs beside the bytes it keeps, an upper bound on both backends. On Redis: its record's
+// other fields (~1.1 KB), BullMQ's job hash (~1.3 KB) and its queue, event and finished entries, its
+// entries in the workspace's lists and in-flight set and in the ledger: INFO's used_memory grew by ~2.5-3.3
+// KB per queued job and ~4 KB per finished one on Redis 7 (hundreds of jobs; test/jobs/job-storage.test.ts
+// checks the count stays above the growth). On disk: the record file (one 4 KiB block) and the unused end
+// of the input's or result's last block.
+export const JOB_RECORD_BYTES = 8 * 1024
+
 // What a job counts while it holds `data` bytes (its input, result or error).
-export const jobBytes = (data: number, recordBytes: number) => data + recordBytes
+export const jobBytes = (data: number) => data + JOB_RECORD_BYTES
 
 // The decision both backends take (the Redis one in job-bytes.lua, with the same comparisons): a count
 // going from `old` to `bytes` fits when what is held with it is at most the budget.

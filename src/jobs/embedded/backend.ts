@@ -7,7 +7,7 @@ import type { Page } from '../../store/types.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
-import { jobBytes, outcomeBytes, resultRefused, submitRefused } from '../storage.ts'
+import { JOB_RECORD_BYTES, jobBytes, outcomeBytes, resultRefused, submitRefused } from '../storage.ts'
 import {
   type CancelReply,
   emptyDepth,
@@ -27,7 +27,7 @@ import {
 } from '../types.ts'
 import { JobFiles } from './files.ts'
 import { JobIndex } from './job-index.ts'
-import { EMBEDDED_RECORD_BYTES, MemoryLedger } from './ledger.ts'
+import { MemoryLedger } from './ledger.ts'
 
 export interface EmbeddedJobsOptions {
   dir: string
@@ -44,15 +44,12 @@ export interface EmbeddedJobsOptions {
   maxStorageBytes: number | undefined
 }
 
-const RECORD_BYTES = EMBEDDED_RECORD_BYTES
-
 const RETRY_BUSY_MS = 1_000
 
 // Jobs without Redis: the same statuses and lifetimes, run in this process on its pools. Every job is on
 // disk before it is acknowledged and moves forward there, so a restart resumes what was queued or running.
 export class EmbeddedJobBackend implements JobBackend {
   readonly kind = 'embedded' as const
-  readonly recordBytes = RECORD_BYTES
   #o: EmbeddedJobsOptions
   // job storage: what each job's files hold, per workspace and in all (storage.ts)
   #ledger = new MemoryLedger()
@@ -98,7 +95,7 @@ export class EmbeddedJobBackend implements JobBackend {
       this.#jobs.set(meta.id, meta)
       this.#index.added(meta)
       // what is on disk is counted as it is, whatever the budgets are now
-      this.#ledger.set(meta.workspace_id, meta.id, jobBytes(await this.#keptBytes(meta), RECORD_BYTES))
+      this.#ledger.set(meta.workspace_id, meta.id, jobBytes(await this.#keptBytes(meta)))
       if (meta.status === 'completed' || meta.status === 'failed') this.#done[meta.tier][meta.status]++
       if (isFinished(meta.status)) continue
       this.#take(meta.workspace_id, meta.id)
@@ -152,7 +149,7 @@ export class EmbeddedJobBackend implements JobBackend {
     const inFlight = this.#inFlight.get(job.workspace_id)?.size ?? 0
     if (maxInFlight !== undefined && inFlight >= maxInFlight)
       throw capExceeded('max_jobs_in_flight', maxInFlight)
-    const bytes = jobBytes(input.byteLength, RECORD_BYTES)
+    const bytes = jobBytes(input.byteLength)
     const max = { workspace: job.max_job_storage_bytes, store: this.#o.maxStorageBytes }
     const room = this.#ledger.reserve(job.workspace_id, job.id, bytes, max)
     if (!room.ok) {
@@ -241,7 +238,7 @@ export class EmbeddedJobBackend implements JobBackend {
     this.#leave(meta.workspace_id, meta.id)
     await this.#files.removeInput(meta.id)
     // its input gone: the record alone is counted, until it expires
-    this.#ledger.set(meta.workspace_id, meta.id, RECORD_BYTES)
+    this.#ledger.set(meta.workspace_id, meta.id, JOB_RECORD_BYTES)
   }
 
   async depth(): Promise<QueueDepth> {
@@ -357,7 +354,7 @@ export class EmbeddedJobBackend implements JobBackend {
   // disk's have room for it in place of the input; otherwise the job fails and keeps its error instead.
   #room(meta: JobMeta, outcome: JobOutcome): JobOutcome {
     if (outcome.status !== 'completed') return outcome
-    const bytes = jobBytes(outcomeBytes(outcome), RECORD_BYTES)
+    const bytes = jobBytes(outcomeBytes(outcome))
     const max = {
       workspace: meta.max_job_storage_bytes ?? Number.MAX_SAFE_INTEGER,
       store: this.#o.maxStorageBytes,
@@ -373,7 +370,7 @@ export class EmbeddedJobBackend implements JobBackend {
     const outcome = this.#room(meta, ran)
     // an error (a failure, or a result without room) is counted as the record keeps it
     if (outcome.status === 'failed')
-      this.#ledger.set(meta.workspace_id, meta.id, jobBytes(outcomeBytes(outcome), RECORD_BYTES))
+      this.#ledger.set(meta.workspace_id, meta.id, jobBytes(outcomeBytes(outcome)))
     const finishedAt = this.#o.clock()
     const finished: JobMeta = {
       ...meta,

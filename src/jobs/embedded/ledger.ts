@@ -1,9 +1,5 @@
 import { type Reservation, reserve, type StorageBudgets } from '../storage.ts'
 
-// What one job costs on disk beside the bytes it keeps: its record file (a few hundred bytes, one 4 KiB
-// block) and the unused end of its input's or result's last block.
-export const EMBEDDED_RECORD_BYTES = 8 * 1024
-
 // The embedded backend's job storage ledger: one count per job, totals per workspace and for the store,
 // changed synchronously (one event-loop turn: concurrent submissions cannot both take the last room). A
 // job leaves when its files are deleted (expired, or read after its expiry), so the counts follow the disk.

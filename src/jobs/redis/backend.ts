@@ -7,7 +7,7 @@ import type { RedisTarget } from '../../store/redis/client.ts'
 import { deadline } from '../../store/redis/connection.ts'
 import type { Page } from '../../store/types.ts'
 import type { JobMetrics } from '../metrics.ts'
-import { jobBytes, submitRefused } from '../storage.ts'
+import { JOB_RECORD_BYTES, jobBytes, submitRefused } from '../storage.ts'
 import {
   type CancelReply,
   type JobBackend,
@@ -23,7 +23,7 @@ import {
 import { storageBudget } from './capacity.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, jobOptions, queueDepth, queueName } from './layout.ts'
-import { JobLedger, REDIS_RECORD_BYTES } from './ledger.ts'
+import { JobLedger } from './ledger.ts'
 import { JobRecords } from './records.ts'
 
 export interface RedisJobBackendOptions {
@@ -71,7 +71,6 @@ export function openQueues(client: Redis | Cluster, prefix: string): Record<Tier
 // `npm run worker` processes (consumer.ts) run them.
 export class RedisJobBackend implements JobBackend {
   readonly kind = 'redis' as const
-  readonly recordBytes = REDIS_RECORD_BYTES
   #client: Redis | Cluster
   #records: JobRecords
   #ledger: JobLedger
@@ -117,7 +116,7 @@ export class RedisJobBackend implements JobBackend {
 
   async enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void> {
     const ws = job.workspace_id
-    const bytes = jobBytes(input.byteLength, REDIS_RECORD_BYTES)
+    const bytes = jobBytes(input.byteLength)
     const max = { workspace: job.max_job_storage_bytes, store: this.#maxStorage }
     let created: boolean
     try {
@@ -187,7 +186,7 @@ export class RedisJobBackend implements JobBackend {
       const state = await this.#records.cancel(workspaceId, id, now, ttlMs)
       if (state === 'gone') return { state }
       // its input dropped: the record alone is counted, until it expires
-      if (state === 'cancelled') await this.#ledger.set(workspaceId, id, REDIS_RECORD_BYTES, now + ttlMs, now)
+      if (state === 'cancelled') await this.#ledger.set(workspaceId, id, JOB_RECORD_BYTES, now + ttlMs, now)
       const meta = await this.#records.readMeta(workspaceId, id)
       if (!meta) return { state: 'gone' }
       // best effort: a queued entry left in BullMQ is skipped when a worker takes it (job-start.lua)

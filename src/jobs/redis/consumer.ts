@@ -9,13 +9,13 @@ import { instrumentClient, type RedisObserver } from '../../store/redis/instrume
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
-import { jobBytes, outcomeBytes, resultRefused } from '../storage.ts'
+import { JOB_RECORD_BYTES, jobBytes, outcomeBytes, resultRefused } from '../storage.ts'
 import { type JobOutcome, type JobsConfig, type JobTracer, MAX_STALLS, TIERS, type Tier } from '../types.ts'
 import { openQueues } from './backend.ts'
 import { storageBudget } from './capacity.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, queueDepth, queueName } from './layout.ts'
-import { JobLedger, REDIS_RECORD_BYTES } from './ledger.ts'
+import { JobLedger } from './ledger.ts'
 import { JobRecords } from './records.ts'
 
 export type JobLog = (
@@ -78,7 +78,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   // store's have room for it in place of the input; otherwise the job fails and keeps its error instead.
   async function room(job: Job<JobData>, outcome: JobOutcome, maxWorkspace: number | undefined, now: number) {
     if (outcome.status !== 'completed') return { outcome, reserved: false }
-    const bytes = jobBytes(outcomeBytes(outcome), REDIS_RECORD_BYTES)
+    const bytes = jobBytes(outcomeBytes(outcome))
     const max = { workspace: maxWorkspace ?? Number.MAX_SAFE_INTEGER, store: maxStorage }
     const r = await ledger.reserve(job.data.workspace_id, job.id!, bytes, now + ttlMs, max, now)
     if (r.ok) return { outcome, reserved: true }
@@ -102,7 +102,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     // or the outcome of a run that finished first), or nothing once it is gone
     if (kept.state === 'gone') await ledger.release(ws, job.id!, now)
     else if (!(reserved && kept.recorded))
-      await ledger.set(ws, job.id!, jobBytes(kept.bytes, REDIS_RECORD_BYTES), kept.expiresAt, now)
+      await ledger.set(ws, job.id!, jobBytes(kept.bytes), kept.expiresAt, now)
     // only the run that records the outcome counts it, so a duplicate run is not counted twice
     if (kept.state === 'kept' && kept.recorded) {
       recordOutcome(metrics, operation, outcome, ranAt === undefined ? undefined : performance.now() - ranAt)
@@ -118,7 +118,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   async function cancelled(ws: string, id: string) {
     const now = clock()
     if ((await records.cancel(ws, id, now, ttlMs, true)) === 'cancelled')
-      await ledger.set(ws, id, REDIS_RECORD_BYTES, now + ttlMs, now)
+      await ledger.set(ws, id, JOB_RECORD_BYTES, now + ttlMs, now)
   }
 
   function processor(tier: Tier) {

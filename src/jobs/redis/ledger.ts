@@ -3,13 +3,6 @@ import type { Cluster, Redis, Result } from 'ioredis'
 import type { Reservation, StorageBudgets } from '../storage.ts'
 import { bullPrefix } from './layout.ts'
 
-// What one job costs on Redis beside the bytes it keeps: its record's other fields (~1.1 KB), BullMQ's job
-// hash (~1.3 KB) and queue and event entries, its entries in the workspace's lists and in-flight set, and
-// its entries here. Measured as INFO's used_memory over 400 jobs on Redis 7: ~2.8 KB per queued job and
-// ~3.3 KB per finished one beside their input or result; test/jobs/job-storage.test.ts keeps it an upper
-// bound.
-export const REDIS_RECORD_BYTES = 4096
-
 const LUA = readFileSync(new URL('job-bytes.lua', import.meta.url), 'utf8')
 
 type Op = 'reserve' | 'set' | 'release' | 'read'
