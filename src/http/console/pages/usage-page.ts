@@ -4,6 +4,7 @@ import { html, type SafeHtml } from './html.ts'
 import { number } from './layout.ts'
 
 function bytes(n: number): string {
+  if (n === 0) return '0 bytes'
   if (n % (1024 * 1024 * 1024) === 0) return `${n / (1024 * 1024 * 1024)} GiB`
   if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`
   if (n % 1024 === 0) return `${n / 1024} KiB`
