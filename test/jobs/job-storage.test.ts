@@ -171,15 +171,32 @@ function jobStorageSuite(start: StartJobsApp) {
     expect(await h.gatewayMetrics()).toMatch(new RegExp(`anvil_jobs_storage_max_bytes ${max}\\n`))
   })
 
-  it("a result that does not fit in the store's budget fails its job with ERR_JOB_STORAGE_FULL", async () => {
+  it("the store's budget for a result: one that fills it exactly is kept, one byte more fails its job with ERR_JOB_STORAGE_FULL", async () => {
     const body = formatJob(200)
-    h = await start({ env: { JOBS_MAX_STORAGE_BYTES: String(bodyBytes(body) + R + 100) } })
-    const failed = await run(h, body, h.t.key)
-    expect(failed.status).toBe('failed')
-    expect(failed.error).toMatchObject({ code: 'ERR_JOB_STORAGE_FULL' })
-    await expect
-      .poll(() => h!.workerMetrics())
-      .toMatch(/anvil_jobs_storage_refusals_total\{limit="store",stage="result"\} 1\n/)
+    // what the job will keep: its endpoint's data (nothing is stored for the synchronous call)
+    h = await start()
+    const kept = bodyBytes((await h.t.post('/v1/json/format', body.params)).json().data) + R
+    await h.close()
+    for (const [max, status, days] of [
+      [kept, 'completed', 0],
+      [kept - 1, 'failed', 2],
+    ] as const) {
+      h = await start({ env: { JOBS_MAX_STORAGE_BYTES: String(max) } })
+      // the previous gateway's job (on a shared Redis) has expired for this one
+      h.advance(days * 86_400_000)
+      const job = await run(h, body, h.t.key)
+      expect(job.status).toBe(status)
+      if (status === 'completed') {
+        expect(await stored(h, h.t.workspaceId)).toBe(kept)
+      } else {
+        expect(job.error).toMatchObject({ code: 'ERR_JOB_STORAGE_FULL' })
+        await expect
+          .poll(() => h!.workerMetrics())
+          .toMatch(/anvil_jobs_storage_refusals_total\{limit="store",stage="result"\} 1\n/)
+      }
+      await h.close()
+      h = undefined
+    }
   })
 }
 
