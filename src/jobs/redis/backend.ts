@@ -109,11 +109,6 @@ export class RedisJobBackend implements JobBackend {
     return new RedisJobBackend(client, options, max)
   }
 
-  // the store's job storage budget this gateway enforces (undefined: none)
-  get maxStorageBytes(): number | undefined {
-    return this.#maxStorage
-  }
-
   async enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void> {
     const ws = job.workspace_id
     const bytes = jobBytes(input.byteLength)
