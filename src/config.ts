@@ -101,6 +101,9 @@ export const envSchema = z
       .regex(/^[^,:\s]+:\d+(,[^,:\s]+:\d+)*$/, 'must be host:port,host:port,...')
       .optional(),
     REDIS_COMMAND_TIMEOUT_MS: positiveInt.default(500),
+    // BullMQ's queues and the job records on a Redis of their own, out of the one that decides limits
+    // (docs/jobs.md, "Job storage")
+    JOBS_REDIS_URL: z.url().optional(),
     TLS_CERT_FILE: z.string().min(1).optional(),
     TLS_KEY_FILE: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -146,6 +149,8 @@ export const envSchema = z
     JOBS_PROGRESS_INTERVAL_MS: positiveInt.default(250),
     JOBS_WORKER_METRICS_PORT: port.default(9465),
     JOBS_WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    // the store-wide budget for job data; unset: a share of the jobs Redis's maxmemory, or of the disk
+    JOBS_MAX_STORAGE_BYTES: positiveInt.optional(),
     // Idempotency-Key records: how long a create's response is replayed (src/http/hooks/idempotency.ts)
     IDEMPOTENCY_TTL_SECONDS: positiveInt.default(86_400),
     // a kept answer's body over this is kept as its digest; what one scope's answers may weigh
@@ -166,6 +171,10 @@ export const envSchema = z
     message: 'set REDIS_URL or REDIS_CLUSTER_NODES, not both',
     path: ['REDIS_URL'],
   })
+  .refine((env) => !env.JOBS_REDIS_URL || env.REDIS_URL || env.REDIS_CLUSTER_NODES, {
+    message: 'needs REDIS_URL or REDIS_CLUSTER_NODES (the embedded store runs its jobs itself)',
+    path: ['JOBS_REDIS_URL'],
+  })
 
 export interface Config {
   port: number
@@ -178,6 +187,8 @@ export interface Config {
   dataDir: string
   redisUrl: string | undefined
   redisClusterNodes: { host: string; port: number }[] | undefined
+  // the jobs' own Redis (BullMQ and job records); undefined: they share the store's
+  jobsRedisUrl: string | undefined
   // a Redis call in the request path that takes longer answers 503 ERR_UNAVAILABLE
   redisCommandTimeoutMs: number
   tls: { certFile: string; keyFile: string } | undefined
@@ -242,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       return { host, port: Number(p) }
     }),
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    jobsRedisUrl: e.JOBS_REDIS_URL,
     tls:
       e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     logLevel: e.LOG_LEVEL,
@@ -293,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       progressIntervalMs: e.JOBS_PROGRESS_INTERVAL_MS,
       workerMetricsPort: e.JOBS_WORKER_METRICS_PORT,
       workerMetricsHost: e.JOBS_WORKER_METRICS_HOST,
+      maxStorageBytes: e.JOBS_MAX_STORAGE_BYTES,
     },
     tracing: tracingConfig(e),
   }
@@ -304,4 +317,12 @@ export function redisTarget(config: Pick<Config, 'redisUrl' | 'redisClusterNodes
   if (config.redisUrl) return { url: config.redisUrl }
   if (config.redisClusterNodes) return { clusterNodes: config.redisClusterNodes }
   return undefined
+}
+
+// Where jobs are queued and kept: JOBS_REDIS_URL, else the store's Redis, else (undefined) in process.
+export function jobsRedisTarget(
+  config: Pick<Config, 'redisUrl' | 'redisClusterNodes' | 'jobsRedisUrl'>,
+): RedisTarget | undefined {
+  if (config.jobsRedisUrl) return { url: config.jobsRedisUrl }
+  return redisTarget(config)
 }

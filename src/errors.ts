@@ -142,6 +142,13 @@ export const ERRORS = {
   ERR_INTERNAL: { status: 500, type: 'api_error', message: 'Something went wrong on our side.' },
   ERR_OVERLOADED: { status: 503, type: 'api_error', message: 'The service is overloaded; retry shortly.' },
   ERR_UNAVAILABLE: { status: 503, type: 'api_error', message: 'The service is temporarily unavailable.' },
+  // the store-wide cap on job data (JOBS_MAX_STORAGE_BYTES) is reached: jobs wait for room, plain requests
+  // go on; the gateway's capacity, not the client's fault (a workspace's own budget is 409 ERR_CONFLICT)
+  ERR_JOB_STORAGE_FULL: {
+    status: 503,
+    type: 'api_error',
+    message: 'The job storage of this service is full; retry later.',
+  },
 } as const satisfies Record<string, ErrorRow>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client'
 import { KeyActivity } from './accounts/key-activity.ts'
 import { openAccountStore } from './accounts/store/open.ts'
 import type { AccountStore } from './accounts/store/types.ts'
-import { type Config, redisTarget } from './config.ts'
+import { type Config, jobsRedisTarget, redisTarget } from './config.ts'
 import { createDispatcher, type Dispatcher } from './exec/dispatch.ts'
 import { openPools } from './exec/open.ts'
 import type { PoolSet } from './exec/pools.ts'
@@ -63,12 +63,14 @@ export interface Runtime {
   close(): Promise<void>
 }
 
-// What the jobs take of the configuration, in either process.
+// What the jobs take of the configuration, in either process: their Redis is JOBS_REDIS_URL's when set,
+// else the store's (then shared with the limits).
 function jobsSettings(config: Config, redis: RedisTarget | undefined): JobsSettings {
   return {
     jobs: config.jobs,
     threads: { paid: config.pools.paid.threads, free: config.pools.free.threads },
     redis,
+    sharedWithLimits: config.jobsRedisUrl === undefined,
     dataDir: config.dataDir,
   }
 }
@@ -140,7 +142,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     { level: config.logLevel, base: { component: 'jobs' }, serializers: errorSerializers },
     logSink.stream,
   )
-  const untracedJobs = await openJobs(jobsSettings(config, where.redis), {
+  const untracedJobs = await openJobs(jobsSettings(config, jobsRedisTarget(config)), {
     pools,
     catalog,
     registry: metrics.registry,

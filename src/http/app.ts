@@ -133,6 +133,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     clock: runtime.clock,
     accounts: runtime.accounts,
     activity: runtime.keyActivity,
+    jobs: runtime.jobs,
   })
   return app
 }

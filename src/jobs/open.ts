@@ -6,6 +6,7 @@ import type { Catalog } from '../ops/catalog.ts'
 import type { RedisTarget } from '../store/redis/client.ts'
 import type { RedisObserver } from '../store/redis/instrument.ts'
 import { EmbeddedJobBackend } from './embedded/backend.ts'
+import { diskBudget } from './embedded/capacity.ts'
 import { createJobMetrics } from './metrics.ts'
 import type { Consumer, JobLog } from './redis/consumer.ts'
 import { createJobService, type JobService } from './service.ts'
@@ -26,8 +27,11 @@ export interface JobsSettings {
   jobs: JobsConfig
   // the pools' thread counts (POOL_*_THREADS): how many jobs may run at once by default
   threads: { paid: number; free: number }
-  // where jobs are queued: Redis, or (undefined) this process, with its files in DATA_DIR/jobs
+  // where jobs are queued: Redis (JOBS_REDIS_URL, else the store's), or (undefined) this process, with its
+  // files in DATA_DIR/jobs
   redis: RedisTarget | undefined
+  // whether that Redis also decides limits (no JOBS_REDIS_URL): job data then gets a smaller share of it
+  sharedWithLimits: boolean
   dataDir: string
 }
 
@@ -42,7 +46,11 @@ export function embeddedConcurrency(settings: Pick<JobsSettings, 'jobs' | 'threa
 // process runs them on its own pools.
 export async function openJobs(config: JobsSettings, deps: OpenJobsDeps): Promise<JobService> {
   let backend: JobBackend | undefined
-  const metrics = createJobMetrics(deps.registry, () => backend?.depth() ?? Promise.resolve(emptyDepth()))
+  const metrics = createJobMetrics(
+    deps.registry,
+    () => backend?.depth() ?? Promise.resolve(emptyDepth()),
+    () => backend?.storage() ?? Promise.resolve({ bytes: 0, max: undefined }),
+  )
   const target = config.redis
   // BullMQ (and ioredis) are loaded only by a process that uses Redis: ~15 MiB of RSS an embedded
   // gateway never needs (issue 18); once, at boot, never at request time
@@ -51,6 +59,10 @@ export async function openJobs(config: JobsSettings, deps: OpenJobsDeps): Promis
         target,
         resultTtlSeconds: config.jobs.resultTtlSeconds,
         ...(deps.traceCarrier ? { traceCarrier: deps.traceCarrier } : {}),
+        maxStorageBytes: config.jobs.maxStorageBytes,
+        sharedWithLimits: config.sharedWithLimits,
+        clock: deps.clock,
+        metrics,
       })
     : await EmbeddedJobBackend.open({
         dir: join(config.dataDir, 'jobs'),
@@ -61,6 +73,7 @@ export async function openJobs(config: JobsSettings, deps: OpenJobsDeps): Promis
         clock: deps.clock,
         metrics,
         log: deps.log,
+        maxStorageBytes: await diskBudget(config.dataDir, config.jobs.maxStorageBytes),
       })
   return createJobService({ backend, pools: deps.pools, catalog: deps.catalog, metrics, clock: deps.clock })
 }
@@ -98,6 +111,8 @@ export async function openJobConsumer(
     observer: deps.observer,
     ...(deps.tracing ? { tracing: deps.tracing } : {}),
     log: deps.log,
+    maxStorageBytes: settings.jobs.maxStorageBytes,
+    sharedWithLimits: settings.sharedWithLimits,
   })
   return consumer
 }

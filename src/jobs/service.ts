@@ -36,6 +36,8 @@ export interface JobService {
   ): Promise<Page<JobMeta> | undefined>
   // cancel a queued job, ask a running one to stop
   cancel(workspaceId: string, id: string): Promise<CancelReply>
+  // the bytes the workspace's jobs keep, as its job storage budget counts them (src/jobs/storage.ts)
+  storedBytes(workspaceId: string): Promise<number>
   close(): Promise<void>
 }
 
@@ -61,6 +63,7 @@ export function createJobService({ backend, pools, catalog, metrics, clock }: Jo
         tier: ctx.limits.pool,
         budget_ms: ctx.limits.compute_budget_ms * JOB_BUDGET_FACTOR,
         max_result_bytes: ctx.limits.max_job_result_bytes,
+        max_job_storage_bytes: ctx.limits.max_job_storage_bytes,
         created_at: clock(),
       }
       await backend.enqueue(job, body, ctx.limits.max_jobs_in_flight)
@@ -91,6 +94,7 @@ export function createJobService({ backend, pools, catalog, metrics, clock }: Jo
         return { state: 'gone' }
       return reply
     },
+    storedBytes: (workspaceId) => backend.storedBytes(workspaceId),
     close: () => backend.close(),
   }
 }

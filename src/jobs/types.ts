@@ -45,6 +45,9 @@ export interface JobsConfig {
   progressIntervalMs: number
   workerMetricsPort: number
   workerMetricsHost: string
+  // the store-wide budget for job data (JOBS_MAX_STORAGE_BYTES); undefined: a share of the jobs Redis's
+  // maxmemory, or of the disk (docs/jobs.md, "Job storage")
+  maxStorageBytes: number | undefined
 }
 
 // Inputs may be this many times the plan's synchronous JSON body limit.
@@ -75,6 +78,9 @@ export interface JobMeta {
   budget_ms: number
   // a result larger than this fails the job (ERR_RESULT_TOO_LARGE) and is never stored
   max_result_bytes: number
+  // the workspace's job storage budget when the job was submitted, which its result must fit in
+  // (storage.ts); absent on records written before budgets
+  max_job_storage_bytes?: number
   status: JobStatus
   created_at: number
   started_at?: number
@@ -94,7 +100,7 @@ export interface JobMeta {
 export type NewJob = Pick<
   JobMeta,
   'id' | 'workspace_id' | 'operation' | 'plan' | 'tier' | 'budget_ms' | 'max_result_bytes' | 'created_at'
->
+> & { max_job_storage_bytes: number }
 
 // A job as read back: its record and, once completed, the operation's data as JSON text.
 export interface StoredJob {
@@ -103,8 +109,10 @@ export interface StoredJob {
 }
 
 // Why a run failed: the operation refused its input, the compute budget ran out, the worker thread died
-// (out of memory or a bug), or the worker process stopped renewing its lock (killed, frozen).
-export type FailureReason = 'operation' | 'timeout' | 'crash' | 'stalled'
+// (out of memory or a bug), the worker process stopped renewing its lock (killed, frozen), or its result
+// had no room in the workspace's or the store's job storage (storage.ts).
+export const FAILURE_REASONS = ['operation', 'timeout', 'crash', 'stalled', 'storage'] as const
+export type FailureReason = (typeof FAILURE_REASONS)[number]
 
 export type JobOutcome =
   | { status: 'completed'; result: string }
@@ -120,7 +128,9 @@ export interface JobBackend {
   readonly kind: 'redis' | 'embedded'
   // durable before it resolves: a job accepted is a job that will run. With maxInFlight, refuses with 409
   // ERR_CONFLICT {limit: 'max_jobs_in_flight', max} when the workspace already has that many jobs queued
-  // or running (checked and added atomically).
+  // or running (checked and added atomically). The input is counted against the workspace's job storage
+  // (job.max_job_storage_bytes: 409 ERR_CONFLICT {limit: 'max_job_storage_bytes', max, stored, bytes})
+  // and the store's (503 ERR_JOB_STORAGE_FULL), checked and taken atomically (storage.ts).
   enqueue(job: NewJob, input: Uint8Array, maxInFlight?: number): Promise<void>
   // undefined for an unknown id and for another workspace's job alike
   read(workspaceId: string, id: string): Promise<StoredJob | undefined>
@@ -132,7 +142,16 @@ export interface JobBackend {
   // a queued job is cancelled at once; a running one is asked to stop (its worker records it cancelled)
   cancel(workspaceId: string, id: string, now: number): Promise<CancelReply>
   depth(): Promise<QueueDepth>
+  // the bytes the workspace's jobs are counted at now (storage.ts)
+  storedBytes(workspaceId: string): Promise<number>
+  // the bytes every workspace's jobs are counted at, and the store's budget (undefined: none)
+  storage(): Promise<StorageUse>
   close(): Promise<void>
+}
+
+export interface StorageUse {
+  bytes: number
+  max: number | undefined
 }
 
 export interface JobListQuery extends PageRequest {

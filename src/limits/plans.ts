@@ -14,12 +14,14 @@ const baseLimits = z.object({
   compute_budget_ms: z.number().int().min(1),
   pool: z.enum(['free', 'paid']),
   // what one workspace may hold (tenant-caps.ts): live keys, projects, environments, jobs queued or
-  // running, and the bytes of one job's result
+  // running, the bytes of one job's result, and the bytes all its jobs keep (inputs, results, errors and
+  // each job's record: docs/jobs.md, "Job storage")
   max_keys: z.number().int().min(0),
   max_projects: z.number().int().min(0),
   max_environments: z.number().int().min(0),
   max_jobs_in_flight: z.number().int().min(0),
   max_job_result_bytes: z.number().int().min(1),
+  max_job_storage_bytes: z.number().int().min(0),
 })
 
 // The caps the ops declare (OpDescriptor.caps, src/ops/define.ts: argon2's memory, a validation's instances,
@@ -53,6 +55,7 @@ const BASE_PLANS: Record<PlanName, PlanLimits> = {
     max_environments: 15,
     max_jobs_in_flight: 10,
     max_job_result_bytes: 1 * MiB,
+    max_job_storage_bytes: 16 * MiB,
   },
   pro: {
     monthly_quota: 1_000_000,
@@ -67,6 +70,7 @@ const BASE_PLANS: Record<PlanName, PlanLimits> = {
     max_environments: 500,
     max_jobs_in_flight: 100,
     max_job_result_bytes: 32 * MiB,
+    max_job_storage_bytes: 256 * MiB,
   },
   business: {
     monthly_quota: 20_000_000,
@@ -81,6 +85,7 @@ const BASE_PLANS: Record<PlanName, PlanLimits> = {
     max_environments: 5_000,
     max_jobs_in_flight: 1_000,
     max_job_result_bytes: 128 * MiB,
+    max_job_storage_bytes: 512 * MiB,
   },
 }
 

@@ -155,6 +155,12 @@ const LIMITS = {
     parse: wholeNumber(1),
     field: 'max_job_result_bytes',
   },
+  'max-job-storage-bytes': {
+    value: 'N',
+    help: 'bytes all its jobs may keep (inputs, results, records)',
+    parse: wholeNumber(0),
+    field: 'max_job_storage_bytes',
+  },
 } as const
 
 const seg = (s: string) => encodeURIComponent(s)

@@ -20,12 +20,29 @@ export interface Backends {
   store: string
   jobs: string
   // for the boot log line: labels, not prose
-  fields: { store: 'embedded' | 'redis' | 'redis-cluster'; redis?: string; jobs: 'embedded' | 'bullmq' }
+  fields: {
+    store: 'embedded' | 'redis' | 'redis-cluster'
+    redis?: string
+    jobs: 'embedded' | 'bullmq'
+    jobsRedis?: string
+  }
 }
 
 export function describeBackends(
-  config: Pick<Config, 'redisUrl' | 'redisClusterNodes' | 'dataDir'>,
+  config: Pick<Config, 'redisUrl' | 'redisClusterNodes' | 'dataDir'> & Partial<Pick<Config, 'jobsRedisUrl'>>,
 ): Backends {
+  const backends = describeStore(config)
+  if (!config.jobsRedisUrl || backends.fields.jobs !== 'bullmq') return backends
+  // the jobs on a Redis of their own (JOBS_REDIS_URL), out of the one that decides limits
+  const jobsRedis = redisUrlForDisplay(config.jobsRedisUrl)
+  return {
+    ...backends,
+    jobs: `BullMQ queues on Redis ${jobsRedis} (the jobs' own), run by \`npm run worker\` processes`,
+    fields: { ...backends.fields, jobsRedis },
+  }
+}
+
+function describeStore(config: Pick<Config, 'redisUrl' | 'redisClusterNodes' | 'dataDir'>): Backends {
   if (config.redisUrl) {
     const redis = redisUrlForDisplay(config.redisUrl)
     return {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import pino from 'pino'
 import type { Registry } from 'prom-client'
-import { type Config, ConfigError, loadConfig, redisTarget } from '../config.ts'
+import { type Config, ConfigError, jobsRedisTarget, loadConfig } from '../config.ts'
 import { errorSerializers } from '../observability/log-errors.ts'
 import { openWorkerRuntime } from '../runtime.ts'
 import { describeTarget } from '../store/redis/client.ts'
@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) fail(err.message)
     throw err
   }
-  const target = redisTarget(config)
+  // the gateways' jobs Redis: JOBS_REDIS_URL when set, else their store's
+  const target = jobsRedisTarget(config)
   if (!target) {
     fail(
       'The job worker needs REDIS_URL or REDIS_CLUSTER_NODES (the same as the gateways). Without Redis ' +

@@ -109,13 +109,15 @@ export function jobsAppStarter(mode: 'embedded' | 'redis', redisUrl?: () => stri
       const registry = new Registry()
       consumerRegistry = registry
       consumer = await startConsumer({
-        target: { url: env.REDIS_URL! },
+        target: { url: env.JOBS_REDIS_URL ?? env.REDIS_URL! },
         pools: t.runtime.pools,
         jobs: t.runtime.config.jobs,
         concurrency: { paid: 1, free: 1 },
         metrics: createJobMetrics(registry, () => consumer!.depth()),
         log: () => {},
         clock,
+        maxStorageBytes: t.runtime.config.jobs.maxStorageBytes,
+        sharedWithLimits: t.runtime.config.jobsRedisUrl === undefined,
       })
     }
     if (mode === 'redis' && options.worker !== false) await startWorker()

@@ -38,6 +38,7 @@ describeRedis('the Redis job list: a sorted set per status', () => {
         tier: 'paid',
         budget_ms: 1000,
         max_result_bytes: 1000,
+        max_job_storage_bytes: 1_000_000,
         created_at: T + Math.floor(i / 3),
       }
       expect(await records.create(job, new TextEncoder().encode('{}'))).toBe(true)
@@ -97,6 +98,7 @@ describeRedis('the Redis job list: a sorted set per status', () => {
         tier: 'paid',
         budget_ms: 1000,
         max_result_bytes: 1000,
+        max_job_storage_bytes: 1_000_000,
         created_at: T + i,
       }
       await records.create(job, new TextEncoder().encode('{}'))

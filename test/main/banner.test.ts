@@ -39,6 +39,21 @@ describe('what the banner says about the store and the job backend', () => {
     expect(cluster.store).toBe('Redis Cluster a:7000,b:7001 (shared by every gateway on it)')
     expect(cluster.jobs).toMatch(/BullMQ/)
   })
+
+  it('names the jobs Redis when the jobs have their own (JOBS_REDIS_URL), without its password', () => {
+    const two = describeBackends({
+      redisUrl: 'redis://limits:6379',
+      redisClusterNodes: undefined,
+      jobsRedisUrl: 'redis://:s3cret@jobs:6379',
+      dataDir: '/x',
+    })
+    expect(two.store).toBe('Redis redis://limits:6379 (shared by every gateway on it)')
+    expect(two.jobs).toBe(
+      "BullMQ queues on Redis redis://jobs:6379 (the jobs' own), run by `npm run worker` processes",
+    )
+    expect(two.fields).toMatchObject({ redis: 'redis://limits:6379', jobsRedis: 'redis://jobs:6379' })
+    expect(JSON.stringify(two)).not.toContain('s3cret')
+  })
 })
 
 describeRedis('a gateway on Redis says so, and the admin CLI finds it', () => {

@@ -70,10 +70,13 @@ describe('series initialised at zero at boot', () => {
     expect(sampleValue(samples, 'anvil_dispatch_total', { op: 'time.timestamp', mode: 'pool' })).toBe(0)
   })
 
-  it('job submissions, failures and durations per operation', () => {
-    for (const reason of ['operation', 'timeout', 'crash', 'stalled']) {
+  it('job submissions, failures, storage refusals and durations per operation', () => {
+    for (const reason of ['operation', 'timeout', 'crash', 'stalled', 'storage']) {
       expect(sampleValue(samples, 'anvil_jobs_failed_total', { operation: 'json.patch', reason })).toBe(0)
     }
+    for (const limit of ['max_job_storage_bytes', 'store'])
+      for (const stage of ['submit', 'result'])
+        expect(sampleValue(samples, 'anvil_jobs_storage_refusals_total', { limit, stage })).toBe(0)
     const failed = { operation: 'json.patch', status: 'failed' }
     expect(sampleValue(samples, 'anvil_jobs_duration_seconds_count', failed)).toBe(0)
     expect(sampleValue(samples, 'anvil_jobs_submitted_total', { operation: 'hash', plan: 'pro' })).toBe(0)

@@ -58,13 +58,14 @@ function mounts(service: Service): { source: string; target: string; readOnly: b
 }
 
 describe('docker-compose.yml', () => {
-  it('runs the gateway twice, a job worker, Redis, Prometheus, Alertmanager and Grafana', () => {
+  it('runs the gateway twice, a job worker, two Redis, Prometheus, Alertmanager and Grafana', () => {
     expect(Object.keys(services).sort()).toEqual([
       'alertmanager',
       'gateway',
       'grafana',
       'prometheus',
       'redis',
+      'redis-jobs',
       'worker',
     ])
     expect(services.gateway!.deploy?.replicas).toBe(2)
@@ -81,20 +82,26 @@ describe('docker-compose.yml', () => {
       /^ARG ANVIL_COMMIT=""\n[\s\S]*ANVIL_COMMIT=\$\{ANVIL_COMMIT\}/m,
     )
     // third-party images are pinned to a release
-    for (const name of ['redis', 'prometheus', 'grafana', 'alertmanager']) {
+    for (const name of ['redis', 'redis-jobs', 'prometheus', 'grafana', 'alertmanager']) {
       expect(services[name]!.image, name).toMatch(/:v?[0-9][^:]*$/)
     }
   })
 
-  it('gives Redis an append-only file on a named volume and a health check the others wait for', () => {
-    const redis = services.redis!
-    expect(redis.command?.join(' ')).toMatch(/--appendonly yes/)
-    expect(mounts(redis)).toContainEqual({ source: 'redis-data', target: '/data', readOnly: false })
-    expect(redis.healthcheck?.test).toContain('ping')
-    for (const name of ANVIL) {
-      expect((services[name]!.depends_on as Record<string, { condition: string }>).redis).toEqual({
-        condition: 'service_healthy',
-      })
+  it('gives each Redis an append-only file on a named volume and a health check the others wait for', () => {
+    for (const [name, volume] of [
+      ['redis', 'redis-data'],
+      ['redis-jobs', 'redis-jobs-data'],
+    ] as const) {
+      const redis = services[name]!
+      expect(redis.command?.join(' '), name).toMatch(/--appendonly yes/)
+      expect(redis.command?.join(' '), name).toMatch(/--maxmemory \d+[kmg]b --maxmemory-policy noeviction/)
+      expect(mounts(redis)).toContainEqual({ source: volume, target: '/data', readOnly: false })
+      expect(redis.healthcheck?.test).toContain('ping')
+      for (const anvil of ANVIL) {
+        expect((services[anvil]!.depends_on as Record<string, { condition: string }>)[name], anvil).toEqual({
+          condition: 'service_healthy',
+        })
+      }
     }
     const named = Object.values(services).flatMap((s) => mounts(s).filter((m) => !m.source.startsWith('.')))
     for (const m of named) expect(Object.keys(compose.volumes)).toContain(m.source)
@@ -131,7 +138,8 @@ describe('docker-compose.yml', () => {
     expect(shared.length).toBe(1)
     const internal = compose.networks[shared[0]!]!
     expect(internal.internal).toBe(true)
-    for (const name of ['worker', 'redis']) expect(services[name]!.networks, name).toEqual([shared[0]])
+    for (const name of ['worker', 'redis', 'redis-jobs'])
+      expect(services[name]!.networks, name).toEqual([shared[0]])
     for (const [name, s] of Object.entries(services)) {
       if (s.networks?.includes(shared[0]!) && s.ports)
         expect(s.networks.length, `${name} publishes a port, so is on a second network`).toBe(2)
@@ -160,6 +168,8 @@ describe('docker-compose.yml', () => {
       const resolved = interpolateAll(env)
       expect(() => loadConfig(resolved), name).not.toThrow()
       expect(loadConfig(resolved).redisUrl, name).toBe('redis://redis:6379')
+      // job data on a Redis of its own, for gateways and workers alike (docs/jobs.md, "Job storage")
+      expect(loadConfig(resolved).jobsRedisUrl, name).toBe('redis://redis-jobs:6379')
     }
     expect(loadConfig(interpolateAll(services.gateway!.environment!)).bootstrap).toBe(false)
   })
@@ -285,8 +295,8 @@ function reaches(name: string, service: Service): Set<string> {
     ) as { datasources: { url: string }[] }
     for (const d of datasources.datasources) host(d.url)
   }
-  const redis = service.environment?.REDIS_URL
-  if (redis) host(interpolate(redis))
+  for (const url of [service.environment?.REDIS_URL, service.environment?.JOBS_REDIS_URL])
+    if (url) host(interpolate(url))
   const deps = service.depends_on ?? []
   for (const d of Array.isArray(deps) ? deps : Object.keys(deps)) out.add(d)
   return out
@@ -307,6 +317,8 @@ describe('docker-compose.yml: the services reach each other', () => {
         ['prometheus', 'alertmanager'],
         ['gateway', 'redis'],
         ['worker', 'redis'],
+        ['gateway', 'redis-jobs'],
+        ['worker', 'redis-jobs'],
         ['grafana', 'prometheus'],
       ]),
     )

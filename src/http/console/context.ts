@@ -1,12 +1,15 @@
 import type { KeyActivity } from '../../accounts/key-activity.ts'
 import type { SessionManager } from '../../accounts/session.ts'
 import type { AccountStore, Session } from '../../accounts/store/types.ts'
+import type { JobService } from '../../jobs/service.ts'
 import type { PlanName, PlanTable } from '../../limits/plans.ts'
 import type { Store } from '../../store/types.ts'
 
 // What every console route and page is built with.
 export interface ConsoleDeps {
   store: Store
+  // the bytes each workspace's jobs keep (its job storage budget's count)
+  jobs: Pick<JobService, 'storedBytes'>
   accounts: AccountStore
   sessions: SessionManager
   activity: KeyActivity

@@ -4,6 +4,7 @@ import type { KeyActivity } from '../../accounts/key-activity.ts'
 import { SessionManager } from '../../accounts/session.ts'
 import type { AccountStore } from '../../accounts/store/types.ts'
 import type { Config } from '../../config.ts'
+import type { JobService } from '../../jobs/service.ts'
 import type { Store } from '../../store/types.ts'
 import type { HeaderName } from '../openapi/headers.ts'
 import { selfSignedCertPath } from '../transport/tls.ts'
@@ -20,6 +21,8 @@ export interface ConsoleOptions {
   // opened and closed by the runtime (src/runtime.ts), like every connection the process holds
   accounts: AccountStore
   activity: KeyActivity
+  // what each workspace's jobs keep, for its usage page
+  jobs: Pick<JobService, 'storedBytes'>
 }
 
 // No inline script or style anywhere in the console: the one script and stylesheet come from
@@ -92,9 +95,10 @@ async function consoleScope(
 // The developer console: accounts, workspaces, projects, environments, keys and usage, served at
 // /console. Keys' "last used" times are recorded by a hook of the app (src/http/hooks/key-activity.ts).
 async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
-  const { store, config, clock, accounts, activity } = options
+  const { store, config, clock, accounts, activity, jobs } = options
   const deps: ConsoleDeps = {
     store,
+    jobs,
     accounts,
     sessions: new SessionManager(accounts, clock),
     activity,

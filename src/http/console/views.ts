@@ -102,10 +102,12 @@ function daysOf(month: string): string[] {
 
 export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?: string) {
   const m = month ?? monthOf(deps.clock())
-  const [usage, keys]: [Usage, KeyView[]] = await Promise.all([
+  const [usage, keys, jobStorage]: [Usage, KeyView[], number | null] = await Promise.all([
     deps.store.usage(workspace.id, m),
     // a month's report names every key of the workspace (not a list page: no pagination)
     deps.store.listKeys(workspace.id).then((all) => keyViews(deps, workspace.id, all.sort(newestFirst))),
+    // now, not the month's: what the workspace's jobs keep (null while the job store cannot be read)
+    deps.jobs.storedBytes(workspace.id).catch(() => null),
   ])
   const limits = effectiveLimits(deps.plans, workspace.plan, workspace.overrides)
   const zero = { requests: 0, refused_rate: 0, refused_quota: 0 }
@@ -123,6 +125,7 @@ export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?:
       ...(usage.keys[k.id] ?? zero),
     })),
     daily: daysOf(usage.month).map((date) => ({ date, requests: usage.daily[date] ?? 0 })),
+    job_storage_bytes: jobStorage,
   }
 }
 export type UsageView = Awaited<ReturnType<typeof usageView>>

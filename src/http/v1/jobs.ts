@@ -131,15 +131,24 @@ export async function jobsRoutes(app: FastifyInstance, options: { catalog: Catal
       `${JOB_BUDGET_FACTOR}x the plan's per-request budget. Answers 202 with the job id (and a Location ` +
       'header); poll GET /v1/jobs/{id}, which says when to poll again in `Retry-After` while the job has ' +
       "not finished. A workspace has at most its plan's max_jobs_in_flight jobs queued or running: past " +
-      'that, 409 ERR_CONFLICT {limit, max}. One request of quota is charged at submission; polls are ' +
+      "that, 409 ERR_CONFLICT {limit, max}. Its jobs' data (inputs, results, 8 KiB per job) is at most its " +
+      "plan's max_job_storage_bytes: past that, 409 ERR_CONFLICT {limit, max, stored, bytes}; when the " +
+      "service's job storage is full, 503 ERR_JOB_STORAGE_FULL (Retry-After, not charged). " +
+      'One request of quota is charged at submission; polls are ' +
       'rate-limited like any call ' +
       'but not charged to the monthly quota. A job accepted is kept: a worker lost mid-run is replaced and ' +
       'the job runs again. Safe to retry with an `Idempotency-Key` header.',
     tags: ['Jobs'],
     body: jobBodyOf(options.catalog),
     response: submitted,
-    // ERR_CONFLICT: max_jobs_in_flight reached
-    errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_COMPUTE_LIMIT', 'ERR_OVERLOADED', 'ERR_CONFLICT'],
+    // ERR_CONFLICT: max_jobs_in_flight or max_job_storage_bytes reached
+    errors: [
+      'ERR_UNSUPPORTED_ALGORITHM',
+      'ERR_COMPUTE_LIMIT',
+      'ERR_OVERLOADED',
+      'ERR_CONFLICT',
+      'ERR_JOB_STORAGE_FULL',
+    ],
     handler: async function submitJob({ body, request, reply }) {
       const auth = request.auth
       if (!auth) throw new AppError('ERR_INTERNAL')

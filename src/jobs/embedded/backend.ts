@@ -7,6 +7,7 @@ import type { Page } from '../../store/types.ts'
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
+import { JOB_RECORD_BYTES, jobBytes, outcomeBytes, resultRefused, submitRefused } from '../storage.ts'
 import {
   type CancelReply,
   emptyDepth,
@@ -19,12 +20,14 @@ import {
   type NewJob,
   planPriority,
   type QueueDepth,
+  type StorageUse,
   type StoredJob,
   TIERS,
   type Tier,
 } from '../types.ts'
 import { JobFiles } from './files.ts'
 import { JobIndex } from './job-index.ts'
+import { MemoryLedger } from './ledger.ts'
 
 export interface EmbeddedJobsOptions {
   dir: string
@@ -36,6 +39,9 @@ export interface EmbeddedJobsOptions {
   clock: () => number
   metrics: JobMetrics
   log: (message: string, detail: Record<string, unknown>) => void
+  // the disk's job storage budget (JOBS_MAX_STORAGE_BYTES, or a share of the disk: src/jobs/open.ts);
+  // undefined: none
+  maxStorageBytes: number | undefined
 }
 
 const RETRY_BUSY_MS = 1_000
@@ -45,6 +51,8 @@ const RETRY_BUSY_MS = 1_000
 export class EmbeddedJobBackend implements JobBackend {
   readonly kind = 'embedded' as const
   #o: EmbeddedJobsOptions
+  // job storage: what each job's files hold, per workspace and in all (storage.ts)
+  #ledger = new MemoryLedger()
   #files: JobFiles
   #jobs = new Map<string, JobMeta>()
   #waiting: Record<Tier, JobMeta[]> = { paid: [], free: [] }
@@ -86,6 +94,8 @@ export class EmbeddedJobBackend implements JobBackend {
     for (const meta of metas) {
       this.#jobs.set(meta.id, meta)
       this.#index.added(meta)
+      // what is on disk is counted as it is, whatever the budgets are now
+      this.#ledger.set(meta.workspace_id, meta.id, jobBytes(await this.#keptBytes(meta)))
       if (meta.status === 'completed' || meta.status === 'failed') this.#done[meta.tier][meta.status]++
       if (isFinished(meta.status)) continue
       this.#take(meta.workspace_id, meta.id)
@@ -110,6 +120,13 @@ export class EmbeddedJobBackend implements JobBackend {
     this.#pump()
   }
 
+  // what a job's files keep: its input until it finishes, then its result or error
+  async #keptBytes(meta: JobMeta): Promise<number> {
+    if (!isFinished(meta.status)) return this.#files.bytes(meta.id, 'input')
+    if (meta.status === 'completed') return this.#files.bytes(meta.id, 'result')
+    return meta.error ? Buffer.byteLength(JSON.stringify(meta.error)) : 0
+  }
+
   #take(workspaceId: string, id: string): void {
     let ids = this.#inFlight.get(workspaceId)
     if (!ids) {
@@ -132,6 +149,13 @@ export class EmbeddedJobBackend implements JobBackend {
     const inFlight = this.#inFlight.get(job.workspace_id)?.size ?? 0
     if (maxInFlight !== undefined && inFlight >= maxInFlight)
       throw capExceeded('max_jobs_in_flight', maxInFlight)
+    const bytes = jobBytes(input.byteLength)
+    const max = { workspace: job.max_job_storage_bytes, store: this.#o.maxStorageBytes }
+    const room = this.#ledger.reserve(job.workspace_id, job.id, bytes, max)
+    if (!room.ok) {
+      this.#o.metrics.storageRefused.inc({ limit: room.limit, stage: 'submit' })
+      throw submitRefused(room)
+    }
     this.#take(job.workspace_id, job.id)
     const meta: JobMeta = { ...job, status: 'queued', attempts: 0, stalls: 0 }
     try {
@@ -139,6 +163,7 @@ export class EmbeddedJobBackend implements JobBackend {
       await this.#files.writeMeta(meta)
     } catch (err) {
       this.#leave(job.workspace_id, job.id)
+      this.#ledger.release(job.id)
       throw err
     }
     this.#jobs.set(job.id, meta)
@@ -171,6 +196,7 @@ export class EmbeddedJobBackend implements JobBackend {
     for (const meta of gone) {
       this.#jobs.delete(meta.id)
       this.#leave(meta.workspace_id, meta.id)
+      this.#ledger.release(meta.id)
       if (meta.status === 'queued')
         this.#waiting[meta.tier] = this.#waiting[meta.tier].filter((m) => m.id !== meta.id)
       if (meta.status === 'completed' || meta.status === 'failed') this.#done[meta.tier][meta.status]--
@@ -211,6 +237,8 @@ export class EmbeddedJobBackend implements JobBackend {
     this.#index.finished(meta)
     this.#leave(meta.workspace_id, meta.id)
     await this.#files.removeInput(meta.id)
+    // its input gone: the record alone is counted, until it expires
+    this.#ledger.set(meta.workspace_id, meta.id, JOB_RECORD_BYTES)
   }
 
   async depth(): Promise<QueueDepth> {
@@ -223,6 +251,17 @@ export class EmbeddedJobBackend implements JobBackend {
     }
     for (const tier of this.#delayed.values()) depth[tier].delayed++
     return depth
+  }
+
+  // both drop the jobs expired since the last sweep first, so the counts are exact when read
+  async storedBytes(workspaceId: string): Promise<number> {
+    await this.#sweep()
+    return this.#ledger.held(workspaceId)
+  }
+
+  async storage(): Promise<StorageUse> {
+    await this.#sweep()
+    return { bytes: this.#ledger.total, max: this.#o.maxStorageBytes }
   }
 
   async close(): Promise<void> {
@@ -311,8 +350,27 @@ export class EmbeddedJobBackend implements JobBackend {
     this.#delayed.set(timer, meta.tier)
   }
 
+  // A result is kept only when the workspace's job storage (its budget when the job was submitted) and the
+  // disk's have room for it in place of the input; otherwise the job fails and keeps its error instead.
+  #room(meta: JobMeta, outcome: JobOutcome): JobOutcome {
+    if (outcome.status !== 'completed') return outcome
+    const bytes = jobBytes(outcomeBytes(outcome))
+    const max = {
+      workspace: meta.max_job_storage_bytes ?? Number.MAX_SAFE_INTEGER,
+      store: this.#o.maxStorageBytes,
+    }
+    const room = this.#ledger.reserve(meta.workspace_id, meta.id, bytes, max)
+    if (room.ok) return outcome
+    this.#o.metrics.storageRefused.inc({ limit: room.limit, stage: 'result' })
+    return resultRefused(room)
+  }
+
   // the result lands on disk before the record says completed, and the input goes last
-  async #finish(meta: JobMeta, outcome: JobOutcome, durationMs: number | undefined): Promise<void> {
+  async #finish(meta: JobMeta, ran: JobOutcome, durationMs: number | undefined): Promise<void> {
+    const outcome = this.#room(meta, ran)
+    // an error (a failure, or a result without room) is counted as the record keeps it
+    if (outcome.status === 'failed')
+      this.#ledger.set(meta.workspace_id, meta.id, jobBytes(outcomeBytes(outcome)))
     const finishedAt = this.#o.clock()
     const finished: JobMeta = {
       ...meta,

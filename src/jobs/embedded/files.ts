@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, unlink } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readIfExists, writeAtomic } from '../../lib/atomic-file.ts'
 import type { JobMeta } from '../types.ts'
@@ -72,6 +72,16 @@ export class JobFiles {
     const bytes = await readIfExists(this.#path(id, 'input'))
     if (!bytes) throw new Error(`the input of job ${id} is missing`)
     return bytes
+  }
+
+  // the size of a job's input or result file; 0 when there is none
+  async bytes(id: string, kind: 'input' | 'result'): Promise<number> {
+    try {
+      return (await stat(this.#path(id, kind))).size
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      throw err
+    }
   }
 
   async readResult(id: string): Promise<string | undefined> {

@@ -9,10 +9,13 @@ import { instrumentClient, type RedisObserver } from '../../store/redis/instrume
 import type { JobMetrics } from '../metrics.ts'
 import { recordOutcome, stalledOut } from '../outcome.ts'
 import { PoolBusyError, runJob } from '../run-job.ts'
+import { JOB_RECORD_BYTES, jobBytes, outcomeBytes, resultRefused } from '../storage.ts'
 import { type JobOutcome, type JobsConfig, type JobTracer, MAX_STALLS, TIERS, type Tier } from '../types.ts'
 import { openQueues } from './backend.ts'
+import { storageBudget } from './capacity.ts'
 import { connectJobsClient } from './client.ts'
 import { bullPrefix, DEFAULT_PREFIX, type JobData, queueDepth, queueName } from './layout.ts'
+import { JobLedger } from './ledger.ts'
 import { JobRecords } from './records.ts'
 
 export type JobLog = (
@@ -35,6 +38,11 @@ export interface ConsumerOptions {
   observer?: RedisObserver
   // OpenTelemetry: each job's wait and run as spans of the trace its enqueue carried
   tracing?: JobTracer
+  // the store's job storage budget (JOBS_MAX_STORAGE_BYTES), which a result must fit in; undefined: sized
+  // from Redis's maxmemory as the gateways size it (src/jobs/redis/capacity.ts)
+  maxStorageBytes?: number | undefined
+  // whether the jobs share the Redis that decides limits (no JOBS_REDIS_URL)
+  sharedWithLimits?: boolean
 }
 
 export interface Consumer {
@@ -54,14 +62,49 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
   const client = await connectJobsClient(options.target, 'worker')
   if (options.observer) instrumentClient(client, options.observer)
   const records = new JobRecords(client, prefix)
+  const ledger = new JobLedger(client, prefix)
+  const maxStorage = await storageBudget(
+    client,
+    options.maxStorageBytes,
+    options.sharedWithLimits ?? true,
+  ).catch((err: unknown) => {
+    client.disconnect()
+    throw err
+  })
   const queues = openQueues(client, prefix)
   const stop = new AbortController()
 
-  // ranAt: performance.now() when the run began, for its duration; undefined when it did not run
-  async function finish(job: Job<JobData>, outcome: JobOutcome, ranAt: number | undefined) {
+  // A result is kept only when the workspace's job storage (its budget when the job was submitted) and the
+  // store's have room for it in place of the input; otherwise the job fails and keeps its error instead.
+  async function room(job: Job<JobData>, outcome: JobOutcome, maxWorkspace: number | undefined, now: number) {
+    if (outcome.status !== 'completed') return { outcome, reserved: false }
+    const bytes = jobBytes(outcomeBytes(outcome))
+    const max = { workspace: maxWorkspace ?? Number.MAX_SAFE_INTEGER, store: maxStorage }
+    const r = await ledger.reserve(job.data.workspace_id, job.id!, bytes, now + ttlMs, max, now)
+    if (r.ok) return { outcome, reserved: true }
+    metrics.storageRefused.inc({ limit: r.limit, stage: 'result' })
+    return { outcome: resultRefused(r), reserved: false }
+  }
+
+  // ranAt: performance.now() when the run began, for its duration; undefined when it did not run.
+  // maxWorkspace: the workspace's job storage budget the record carries.
+  async function finish(
+    job: Job<JobData>,
+    ran: JobOutcome,
+    ranAt: number | undefined,
+    maxWorkspace?: number,
+  ) {
     const { workspace_id: ws, operation } = job.data
+    const now = clock()
+    const { outcome, reserved } = await room(job, ran, maxWorkspace, now)
+    const kept = await records.finish(ws, job.id!, outcome, now, ttlMs)
+    // the ledger counts what the record keeps: the result just reserved, or else what it holds (an error,
+    // or the outcome of a run that finished first), or nothing once it is gone
+    if (kept.state === 'gone') await ledger.release(ws, job.id!, now)
+    else if (!(reserved && kept.recorded))
+      await ledger.set(ws, job.id!, jobBytes(kept.bytes), kept.expiresAt, now)
     // only the run that records the outcome counts it, so a duplicate run is not counted twice
-    if (await records.finish(ws, job.id!, outcome, clock(), ttlMs)) {
+    if (kept.state === 'kept' && kept.recorded) {
       recordOutcome(metrics, operation, outcome, ranAt === undefined ? undefined : performance.now() - ranAt)
       if (outcome.status === 'failed' && outcome.cause) {
         log('error', 'job crashed its worker thread', { job: job.id, operation, err: String(outcome.cause) })
@@ -69,6 +112,13 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
     }
     // mirrored in BullMQ so operators see failed jobs there too; UnrecoverableError: never retried
     if (outcome.status === 'failed') throw new UnrecoverableError(outcome.error.code)
+  }
+
+  // a cancelled job keeps its record only, until it expires
+  async function cancelled(ws: string, id: string) {
+    const now = clock()
+    if ((await records.cancel(ws, id, now, ttlMs, true)) === 'cancelled')
+      await ledger.set(ws, id, JOB_RECORD_BYTES, now + ttlMs, now)
   }
 
   function processor(tier: Tier) {
@@ -96,10 +146,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       const ranAt = performance.now()
       const started = await records.start(ws, job.id!, clock(), job.stalledCounter)
       // asked to stop while a run that was lost had it: cancelled without running again
-      if (started.state === 'cancel') {
-        await records.cancel(ws, job.id!, clock(), ttlMs, true)
-        return
-      }
+      if (started.state === 'cancel') return cancelled(ws, job.id!)
       // expired before it ran, or finished by a run presumed dead
       if (started.state !== 'run') return
       // BullMQ cannot kill a running job: DELETE /v1/jobs/{id} sets a flag on the record, checked here
@@ -123,10 +170,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
           probe,
         )
       } catch (err) {
-        if (cancel.signal.aborted && !stop.signal.aborted) {
-          await records.cancel(ws, job.id!, clock(), ttlMs, true)
-          return
-        }
+        if (cancel.signal.aborted && !stop.signal.aborted) return cancelled(ws, job.id!)
         // not finished: shutting down, or the pool is full. Back to the queue without using an attempt.
         await records.requeue(ws, job.id!)
         if (err instanceof PoolBusyError) {
@@ -138,7 +182,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<Consumer>
       } finally {
         clearInterval(watch)
       }
-      return finish(job, outcome, ranAt)
+      return finish(job, outcome, ranAt, started.maxStorageBytes)
     }
   }
 

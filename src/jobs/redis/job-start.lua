@@ -11,7 +11,8 @@
 --
 -- Returns {} when the record is gone (expired), {'finished'} when the job already has its outcome,
 -- {'cancel'} when it was asked to stop (DELETE while a lost run had it), else
--- {'run', budget_ms, input, max_result_bytes} after setting status = active, started_at = now, attempts + 1.
+-- {'run', budget_ms, input, max_result_bytes, max_job_storage_bytes} after setting status = active,
+-- started_at = now, attempts + 1.
 
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {}
@@ -28,6 +29,6 @@ redis.call('HSET', KEYS[1], 'status', 'active', 'started_at', ARGV[1], 'stalls',
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], redis.call('HGET', KEYS[1], 'created_at'), ARGV[3])
-local run = redis.call('HMGET', KEYS[1], 'budget_ms', 'input', 'max_result_bytes')
--- a record written before results were capped has no max_result_bytes: '' (no cap)
-return {'run', run[1], run[2], run[3] or ''}
+local run = redis.call('HMGET', KEYS[1], 'budget_ms', 'input', 'max_result_bytes', 'max_job_storage_bytes')
+-- a record written before results (or job storage) were capped has no such field: '' (no cap)
+return {'run', run[1], run[2], run[3] or '', run[4] or ''}

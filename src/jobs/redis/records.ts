@@ -23,6 +23,7 @@ const META_FIELDS = [
   'tier',
   'budget_ms',
   'max_result_bytes',
+  'max_job_storage_bytes',
   'status',
   'created_at',
   'started_at',
@@ -52,6 +53,7 @@ function decode(id: string, values: (string | null)[]): JobMeta | undefined {
     budget_ms: Number(f.budget_ms),
     // records written before results were capped: no cap
     max_result_bytes: f.max_result_bytes ? Number(f.max_result_bytes) : Number.MAX_SAFE_INTEGER,
+    ...(f.max_job_storage_bytes ? { max_job_storage_bytes: Number(f.max_job_storage_bytes) } : {}),
     status: f.status as JobStatus,
     created_at: Number(f.created_at),
     started_at: optionalNumber(f.started_at),
@@ -70,7 +72,18 @@ export type StartReply =
   | { state: 'gone' }
   | { state: 'finished' }
   | { state: 'cancel' }
-  | { state: 'run'; budgetMs: number; maxResultBytes: number; input: Uint8Array }
+  | {
+      state: 'run'
+      budgetMs: number
+      maxResultBytes: number
+      // undefined: a record written before job storage was budgeted
+      maxStorageBytes: number | undefined
+      input: Uint8Array
+    }
+
+// What a job's record keeps of its outcome once finish() has run, for the job storage ledger: the bytes of
+// its result or error and when it expires; gone: the record is not there.
+export type Kept = { state: 'gone' } | { state: 'kept'; recorded: boolean; bytes: number; expiresAt: number }
 
 // A job's record: one hash under the workspace's hash tag, holding the status, the input until the job
 // finishes and then the result. Every change that depends on the current status is one Lua script.
@@ -106,6 +119,7 @@ export class JobRecords {
       tier: job.tier,
       budget_ms: String(job.budget_ms),
       max_result_bytes: String(job.max_result_bytes),
+      max_job_storage_bytes: String(job.max_job_storage_bytes),
       status: 'queued',
       created_at: String(job.created_at),
       attempts: '0',
@@ -167,16 +181,25 @@ export class JobRecords {
     // a record without its input cannot run either
     if (reply.length < 3 || !reply[2]) return { state: 'gone' }
     const max = reply[3]?.toString()
+    const storage = reply[4]?.toString()
     return {
       state: 'run',
       budgetMs: Number(reply[1]!.toString()),
       maxResultBytes: max ? Number(max) : Number.MAX_SAFE_INTEGER,
+      maxStorageBytes: storage ? Number(storage) : undefined,
       input: reply[2],
     }
   }
 
-  // true when this call recorded the outcome (the first finisher); the record then lives ttlMs
-  async finish(workspaceId: string, id: string, outcome: JobOutcome, now: number, ttlMs: number) {
+  // records the outcome when this is the first finisher (the record then lives ttlMs); answers what the
+  // record keeps of its outcome either way
+  async finish(
+    workspaceId: string,
+    id: string,
+    outcome: JobOutcome,
+    now: number,
+    ttlMs: number,
+  ): Promise<Kept> {
     const [field, value] =
       outcome.status === 'completed'
         ? (['result', outcome.result] as const)
@@ -184,7 +207,7 @@ export class JobRecords {
     const key = this.key(workspaceId, id)
     const inFlight = this.inFlightKey(workspaceId)
     const expires = now + ttlMs
-    const done = await this.#client.anvilJobFinish(
+    const [recorded, bytes, expiresAt] = await this.#client.anvilJobFinish(
       key,
       inFlight,
       this.#status(workspaceId, 'queued'),
@@ -198,7 +221,8 @@ export class JobRecords {
       value,
       id,
     )
-    return done === 1
+    if (bytes < 0) return { state: 'gone' }
+    return { state: 'kept', recorded: recorded === 1, bytes, expiresAt: Number(expiresAt) }
   }
 
   async requeue(workspaceId: string, id: string): Promise<void> {

@@ -66,7 +66,7 @@ declare module 'ioredis' {
       field: 'result' | 'error',
       value: string,
       id: string,
-    ): Result<number, Context>
+    ): Result<[number, number, string], Context>
     anvilJobRequeue(record: string, active: string, queued: string, id: string): Result<number, Context>
     anvilJobCancel(
       record: string,
@@ -96,6 +96,19 @@ declare module 'ioredis' {
       ...fields: (string | Buffer)[]
     ): Result<number, Context>
     anvilJobProgress(record: string, fraction: string): Result<number, Context>
+    anvilJobBytes(
+      expiry: string,
+      size: string,
+      total: string,
+      op: 'reserve' | 'set' | 'release' | 'read',
+      now: number,
+      workspaceId: string,
+      jobId: string,
+      bytes: number,
+      expiresAt: number,
+      workspaceMax: number,
+      storeMax: number,
+    ): Result<(number | string)[], Context>
     anvilJobPage(
       list: string,
       read: string,

@@ -263,4 +263,34 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     expect(june.daily).toHaveLength(30)
     expect((await c.call('GET', `${ws()}/usage?month=2026-13`)).statusCode).toBe(400)
   })
+
+  it("usage: what the workspace's jobs keep now, against its max_job_storage_bytes (API and page)", async () => {
+    const c = await start()
+    await t.runtime.store.updateWorkspace(me.workspaceId, { plan: 'pro' })
+    const before = (await c.call('GET', `${ws()}/usage`)).json().data
+    expect(before).toMatchObject({
+      job_storage_bytes: 0,
+      limits: { max_job_storage_bytes: 256 * 1024 * 1024 },
+    })
+    const auth = { authorization: `Bearer ${me.key}` }
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"operation":"hash","params":{"algorithm":"sha256","input":"kept"}}',
+    })
+    expect(submitted.statusCode).toBe(202)
+    const id = submitted.json().data.id as string
+    const status = async () =>
+      (await t.app.inject({ method: 'GET', url: `/v1/jobs/${id}`, headers: auth })).json().data.status
+    // a test gateway starts its pool threads cold
+    await expect.poll(status, { timeout: 30_000 }).toBe('completed')
+    const kept = await t.runtime.jobs.storedBytes(me.workspaceId)
+    expect(kept).toBeGreaterThan(8 * 1024)
+    expect((await c.call('GET', `${ws()}/usage`)).json().data.job_storage_bytes).toBe(kept)
+    const page = (await c.call('GET', `/console/workspaces/${me.workspaceId}/usage`)).body
+    expect(page).toContain(
+      `<th scope="row">Job data kept now (inputs, results, records)</th><td class="num">${kept.toLocaleString('en-US')} bytes of 256 MiB</td>`,
+    )
+  })
 })

@@ -4,6 +4,7 @@ import { html, type SafeHtml } from './html.ts'
 import { number } from './layout.ts'
 
 function bytes(n: number): string {
+  if (n === 0) return '0 bytes'
   if (n % (1024 * 1024 * 1024) === 0) return `${n / (1024 * 1024 * 1024)} GiB`
   if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`
   if (n % 1024 === 0) return `${n / 1024} KiB`
@@ -32,6 +33,10 @@ function limitsTable(usage: UsageView): SafeHtml {
     ['Largest binary body', bytes(l.max_binary_bytes)],
     ['Compute budget per request', `${number(l.compute_budget_ms / 1000)} s`],
     ['Worker pool', l.pool === 'paid' ? 'Paid pool' : 'Shared free pool'],
+    [
+      'Job data kept now (inputs, results, records)',
+      `${usage.job_storage_bytes === null ? 'unavailable' : bytes(usage.job_storage_bytes)} of ${bytes(l.max_job_storage_bytes)}`,
+    ],
   ]
   return html`<div class="table-wrap"><table>
   <caption>Limits of the <strong>${usage.plan}</strong> plan for this workspace</caption>

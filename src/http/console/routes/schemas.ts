@@ -135,6 +135,14 @@ export const usageSchema = z.object({
     }),
   ),
   daily: z.array(z.object({ date: z.string(), requests: z.number().int() })),
+  job_storage_bytes: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "Bytes the workspace's jobs keep now (inputs, results, errors, records), counted against " +
+        'limits.max_job_storage_bytes; null while the job store cannot be read',
+    ),
 })
 export const usageQuery = z.strictObject({
   month: z
