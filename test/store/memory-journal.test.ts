@@ -58,7 +58,7 @@ describe('embedded store journal', () => {
     expect(crashed.stdout).toContain('written')
     expect(crashed.signal).toBe('SIGKILL')
     // the dead process's lock is stale; its changes are only in the log
-    expect(await readFile(join(dir, '.lock'), 'utf8')).toMatch(/^\d+\n$/)
+    expect(await readFile(join(dir, '.lock'), 'utf8')).toMatch(/^\{"pid":\d+,/)
     expect((await readdir(dir)).filter((f) => f.endsWith('.log'))).toEqual(['store.1.log'])
     const store = await MemoryStore.open({ dataDir: dir })
     expect((await store.listWorkspaces()).map((w) => w.name).sort()).toEqual(
@@ -136,7 +136,7 @@ describe('embedded store journal', () => {
 
   it('DATA_DIR/.lock keeps a second process (and a second store in this one) out', async () => {
     const store = await MemoryStore.open({ dataDir: dir })
-    expect((await readFile(join(dir, '.lock'), 'utf8')).trim()).toBe(String(process.pid))
+    expect(JSON.parse(await readFile(join(dir, '.lock'), 'utf8')).pid).toBe(process.pid)
     const other = await child(dir, 'open')
     expect(other.code).toBe(3)
     expect(other.stderr).toContain(`DATA_DIR ${dir} is in use by process ${process.pid}`)
@@ -152,7 +152,7 @@ describe('embedded store journal', () => {
     const { stdout } = await run(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'])
     await writeFile(join(dir, '.lock'), `${stdout}\n`)
     const store = await MemoryStore.open({ dataDir: dir })
-    expect((await readFile(join(dir, '.lock'), 'utf8')).trim()).toBe(String(process.pid))
+    expect(JSON.parse(await readFile(join(dir, '.lock'), 'utf8')).pid).toBe(process.pid)
     await store.close()
   })
 
