@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
@@ -132,6 +132,43 @@ describe('embedded store journal', () => {
     const again = await MemoryStore.open({ dataDir: dir })
     expect((await again.listWorkspaces()).map((w) => w.name).sort()).toEqual(['before', 'during'])
     await again.close()
+  })
+
+  it('never writes through a link: one at the log refuses the write (503), one at a snapshot temp name is left alone', async () => {
+    const victim = join(`${dir}-victim`)
+    await writeFile(victim, '', { mode: 0o644 })
+    try {
+      await mkdir(dir, { recursive: true })
+      await symlink(victim, join(dir, 'store.1.log'))
+      const logged: Logged[] = []
+      const store = await MemoryStore.open({
+        dataDir: dir,
+        log: (level, message, detail) => logged.push({ level, message, detail }),
+        journal: { retryMs: 60_000, minCompactBytes: 1e9 },
+      })
+      // the temporary name the snapshot used before issue 36: the pid (1 in every container), guessable
+      await symlink(victim, join(dir, `store.json.${process.pid}.tmp`))
+      const refused = await store.createWorkspace({ name: 'x', plan: 'free' }).catch((e: unknown) => e)
+      expect((refused as AppError).code).toBe('ERR_UNAVAILABLE')
+      expect(String(logged[0]!.detail.err)).toMatch(/ELOOP/)
+      expect(await readFile(victim, 'utf8')).toBe('')
+      // the link out of the way, the pending change lands and a snapshot is written beside the other link
+      await rm(join(dir, 'store.1.log'))
+      await store.close()
+      expect(await readFile(victim, 'utf8')).toBe('')
+      expect((await stat(victim)).mode & 0o777).toBe(0o644)
+      expect(JSON.parse(await readFile(join(dir, 'store.json'), 'utf8')).workspaces).toHaveLength(1)
+    } finally {
+      await rm(victim, { force: true })
+    }
+  })
+
+  it('a snapshot left half-written by a crash (its temporary file) is removed at open', async () => {
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, 'store.json.0a1b2c3d.tmp'), '{"log_from":1,"work')
+    const store = await MemoryStore.open({ dataDir: dir })
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+    await store.close()
   })
 
   it('DATA_DIR/.lock keeps a second process (and a second store in this one) out', async () => {
