@@ -111,7 +111,7 @@ function closeInsteadOnHttp2(request: FastifyRequest, reply: FastifyReply): void
 
 const CLIENT_ERRORS: Record<string, { status: number; code: keyof typeof ERRORS; text: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'ERR_REQUEST_TIMEOUT', text: 'Request Timeout' },
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'ERR_BAD_REQUEST', text: 'Request Header Fields Too Large' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'ERR_HEADER_TOO_LARGE', text: 'Request Header Fields Too Large' },
 }
 
 // Node's 'clientError': the request never reached Fastify, so the envelope is written on the socket.
@@ -122,7 +122,8 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
     code: 'ERR_BAD_REQUEST',
     text: 'Bad Request',
   }
-  const message = row.status === 431 ? 'The request headers are too large.' : undefined
+  const message =
+    row.status === 431 ? 'The request headers are larger in all than this API reads (16 KiB).' : undefined
   const body = JSON.stringify(errorBody(row.code, message))
   if (socket.writable) {
     socket.write(

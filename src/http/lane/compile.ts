@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify'
 import type { OpName } from '../../ops/registry.ts'
 import type { AccessRule, Security } from '../hooks/access.ts'
+import { type RefusedHeader, refusedHeadersOf } from '../hooks/header-bounds.ts'
 import type { RouteSeries } from '../hooks/record.ts'
 
 // What the lane does for one route, decided once when the route registers, from what the route declares: the
@@ -11,6 +12,8 @@ export interface Lane {
   security: Security
   // the declared access rule; undefined for `none`
   rule: AccessRule | undefined
+  // the headers the route reads that refuse the request when over their bound (src/http/hooks/header-bounds.ts)
+  headers: readonly RefusedHeader[]
   // the op the route runs: decided (inline, pool, stream) and admitted before its body is read
   op: OpName | undefined
   // the route's request counts and durations (src/http/hooks/record.ts), on the listener that records them
@@ -37,6 +40,7 @@ export function compileLane(
     url: route.url,
     security,
     rule: ruleOf(security),
+    headers: refusedHeadersOf(route),
     op: route.config?.op,
     series: undefined,
     shape,

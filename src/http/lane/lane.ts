@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { startBodyDeadline } from '../hooks/body-deadline.ts'
 import type { CorsOptions } from '../hooks/cors.ts'
 import { corsSteps } from '../hooks/cors.ts'
+import { boundForwardedFor, overBound } from '../hooks/header-bounds.ts'
 import { type KeyActivityOptions, keyUse } from '../hooks/key-activity.ts'
 import type { Recorder } from '../hooks/record.ts'
 import { compileLane, type Lane } from './compile.ts'
@@ -44,10 +45,12 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   })
 
   app.addHook('onRequest', function enterLane(request, reply, done) {
-    // identify: every answer carries Request-Id; the route's config is read once for every later step
+    // identify: every answer carries Request-Id; the route's config is read once for every later step;
+    // X-Forwarded-For cut to the hops that can be trusted before anything reads the client's address
     const config = request.routeOptions.config
     request.routeConfig = config
     reply.header('request-id', request.id)
+    boundForwardedFor(request.headers)
     // cors: only when origins are configured; an OPTIONS request is never a route and is answered here
     cors.actual?.(request, reply)
     const lane = config.lane
@@ -57,7 +60,10 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
     }
     // deadline: an HTTP/2 body gets REQUEST_TIMEOUT_MS, as Node gives HTTP/1.1
     startBodyDeadline(request, reply, bodyTimeoutMs)
-    // access: the route's declared rule (apiKey: the key from the cache and the limits in one store call)
+    // access: the headers the route reads within their bounds (431 before anything reads them), then the
+    // route's declared rule (apiKey: the key from the cache and the limits in one store call)
+    const tooLarge = overBound(request.headers, lane.headers)
+    if (tooLarge !== undefined) return done(tooLarge)
     const rule = lane.rule
     if (rule === undefined) return done()
     let pending: undefined | Promise<void>
