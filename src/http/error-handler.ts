@@ -13,6 +13,7 @@ import { AppError, ERRORS, errorBody } from '../errors.ts'
 import { toAppError } from './error-mapping.ts'
 import { newRequestId } from './hooks/request-context.ts'
 import { answerJson } from './lane/answer.ts'
+import { cutAnswer } from './lane/cut.ts'
 
 // One error wrapper for every path: thrown errors, unknown routes (404), known paths with the wrong
 // method (405 with Allow), and failures below Fastify on the raw socket (timeouts, bad HTTP).
@@ -36,6 +37,12 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
         .code(400)
         .type('application/json')
         .send(errorBody('ERR_BAD_REQUEST', 'The client closed the request before it was read.'))
+    }
+    if (reply.raw.headersSent) {
+      // the answer had started: it can only be broken off, and is recorded, logged and settled once as a cut
+      // answer (lane/cut.ts), never as a 500 nobody receives
+      cutAnswer(request, reply, error)
+      return
     }
     closeInsteadOnHttp2(request, reply)
     // refused before the lane's first step (the admin listener's Host check) or after it: the same header

@@ -1,4 +1,4 @@
-import type { RouteOptions } from 'fastify'
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { OpName } from '../../ops/registry.ts'
 import type { AccessRule, Security } from '../hooks/access.ts'
 import { type RefusedHeader, refusedHeadersOf } from '../hooks/header-bounds.ts'
@@ -18,6 +18,9 @@ export interface Lane {
   op: OpName | undefined
   // the route's request counts and durations (src/http/hooks/record.ts), on the listener that records them
   series: RouteSeries | undefined
+  // the lane's last two steps, record and settle, once per request (lane.ts; also run for an answer cut off
+  // after it started, src/http/lane/cut.ts, for which Fastify runs no onResponse)
+  leave: (request: FastifyRequest, reply: FastifyReply, done: () => void) => void
   // JSON answers compressed and large answers sliced (lane/answer.ts): the public listener's; the admin
   // listener's operator calls are answered as they are
   shape: boolean
@@ -43,6 +46,7 @@ export function compileLane(
     headers: refusedHeadersOf(route),
     op: route.config?.op,
     series: undefined,
+    leave: (_request, _reply, done) => done(),
     shape,
   }
 }

@@ -36,11 +36,14 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   const touchKey = options.keyActivity ? keyUse(options.keyActivity) : undefined
   app.decorateRequest('routeConfig', null as unknown as FastifyRequest['routeConfig'])
   app.decorateRequest('bodyDeadline', null)
+  app.decorateRequest('answerCut', null)
+  app.decorateRequest('laneLeft', false)
 
   // after the access plugin's onRoute (which checks and records the route's rule): its lane
   app.addHook('onRoute', function buildLane(route: RouteOptions) {
     const lane = compileLane(route, app.access.ruleOf, options.shapeAnswers)
     lane.series = recorder?.initRoute(route)
+    lane.leave = leaveLane
     route.config = { ...route.config, lane }
   })
 
@@ -82,16 +85,20 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
     else decideAndAdmit(request, reply, lane.op, admissionWaitMs, done)
   }
 
-  app.addHook('onResponse', function leaveLane(request, reply, done) {
-    // record: metrics and the access line; "last used" for the key
+  // once per request: from onResponse, or from cutAnswer (lane/cut.ts) for an answer that never finished
+  function leaveLane(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+    if (request.laneLeft) return done()
+    request.laneLeft = true
+    // record: metrics and the access line (an answer cut off after it started, apart); "last used" for the key
     const lane = request.routeConfig?.lane
     recorder?.record(request, reply, lane?.series)
     touchKey?.(request)
-    // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded)
+    // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded, a cut one too)
     const settle = lane?.rule?.settle
     if (settle === undefined) return done()
     settle(request, reply, done)
-  })
+  }
+  app.addHook('onResponse', leaveLane)
 }
 
 export const lane = fp(lanePlugin, { name: 'anvil-lane', dependencies: ['anvil-access'] })
