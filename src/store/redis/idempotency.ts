@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Cluster, Redis, Result } from 'ioredis'
-import type { IdempotencyRecord, IdempotencyRef } from '../types.ts'
+import { type IdempotencyRecord, type IdempotencyRef, keptBytes } from '../types.ts'
 
 // Idempotency-Key records on Redis: SET NX PX takes a key for its first request, idempotency-keep.lua
 // keeps the answer under the scope's byte bound. Keys share the scope's hash tag (one cluster slot):
@@ -19,6 +19,7 @@ declare module 'ioredis' {
       ttlMs: number,
       maxBytes: number,
       now: number,
+      weight: number,
     ): Result<number, Context>
   }
 }
@@ -69,6 +70,7 @@ export class RedisIdempotency {
       ttlSeconds * 1000,
       maxBytes,
       this.#clock(),
+      keptBytes(ref, record),
     )
   }
 
