@@ -1,6 +1,5 @@
 import Negotiator from 'negotiator'
-import { AppError } from '../errors.ts'
-import { HEADER_BOUNDS, withinBound } from './header-bounds.ts'
+import { HEADER_BOUNDS, headerTooLarge, withinBound } from './header-bounds.ts'
 
 // Proactive negotiation (RFC 9110 §12.5.1) for the endpoints that answer either the JSON envelope or raw
 // bytes. negotiator does the parsing and ranking: each offer takes the q of the most specific media range
@@ -24,13 +23,7 @@ export const ANSWER_MEDIA_TYPES = ['application/json', OCTETS_TYPE] as const
 export function answerFormat(accept: string | undefined): AnswerFormat | undefined {
   if (accept === undefined || accept === '*/*' || accept === 'application/json') return 'json'
   if (accept === OCTETS_TYPE) return 'octets'
-  if (!withinBound(accept, HEADER_BOUNDS.accept)) {
-    throw new AppError('ERR_HEADER_TOO_LARGE', 'The Accept header is larger than this API reads.', {
-      header: 'Accept',
-      max_bytes: HEADER_BOUNDS.accept.bytes,
-      max_items: HEADER_BOUNDS.accept.items,
-    })
-  }
+  if (!withinBound(accept, HEADER_BOUNDS.accept)) throw headerTooLarge('accept')
   const best = new Negotiator({ headers: { accept } }).mediaType(OFFERS)
   if (best === undefined) return undefined
   return best === OCTETS_TYPE ? 'octets' : 'json'

@@ -1,7 +1,9 @@
+import { AppError } from '../errors.ts'
+
 // The most of each request header the gateway parses, checked before it is parsed (issue 36: 40 requests
 // with a 60 KB `Accept: a/b,a/b,…`, which HTTP/2 allows, held the event loop for 1.3-2 s of another
 // workspace's request; Negotiator took ~30 ms a request). Node admits 16 KiB of headers in all over HTTP/1.1
-// and 64 KiB over HTTP/2 (its default SETTINGS_MAX_HEADER_LIST_SIZE); each bound here is far below that and
+// and about 64 KiB over HTTP/2 (a header list over 65,535 bytes is reset); each bound here is far below that and
 // far above what a client sends. What a header over its bound means is decided where it is read: refused
 // with 431 ERR_HEADER_TOO_LARGE, or read as absent where its standard allows (docs/decisions.md, "Request
 // headers").
@@ -44,6 +46,21 @@ export const HEADER_BOUNDS = {
 } as const satisfies Record<string, HeaderBound>
 
 export type BoundedHeader = keyof typeof HEADER_BOUNDS
+
+// The refusal of a header over its bound: 431, naming it and its bound (RFC 6585 §5).
+export function headerTooLarge(name: BoundedHeader): AppError {
+  const bound: HeaderBound = HEADER_BOUNDS[name]
+  const items = bound.items === undefined ? '' : ` and ${bound.items} elements`
+  return new AppError(
+    'ERR_HEADER_TOO_LARGE',
+    `The ${bound.name} header is larger than this API reads (at most ${bound.bytes} bytes${items}).`,
+    {
+      header: bound.name,
+      max_bytes: bound.bytes,
+      ...(bound.items === undefined ? {} : { max_items: bound.items }),
+    },
+  )
+}
 
 // Whether a header's value is within its bound: its length first, then (bounded by it) its elements.
 export function withinBound(value: string, bound: HeaderBound): boolean {

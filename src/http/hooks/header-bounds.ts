@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { RouteOptions } from 'fastify'
-import { AppError } from '../../errors.ts'
-import { type BoundedHeader, HEADER_BOUNDS, lastWithinBound, withinBound } from '../../lib/header-bounds.ts'
+import type { AppError } from '../../errors.ts'
+import { HEADER_BOUNDS, headerTooLarge, lastWithinBound, withinBound } from '../../lib/header-bounds.ts'
 
 // The headers a route reads whose meaning cannot be guessed when they are cut: over its bound, such a header
 // refuses the request (431 ERR_HEADER_TOO_LARGE, RFC 6585 §5, which asks to name the header) in the lane's
@@ -20,20 +20,6 @@ export function refusedHeadersOf(route: RouteOptions): RefusedHeader[] {
   if (config?.security === 'apiKey' || config?.security === 'admin') headers.push('authorization')
   if (config?.security === 'sessionCookie') headers.push('cookie')
   return headers
-}
-
-export function headerTooLarge(name: BoundedHeader): AppError {
-  const bound: { name: string; bytes: number; items?: number } = HEADER_BOUNDS[name]
-  const items = bound.items === undefined ? '' : ` and ${bound.items} elements`
-  return new AppError(
-    'ERR_HEADER_TOO_LARGE',
-    `The ${bound.name} header is larger than this API reads (at most ${bound.bytes} bytes${items}).`,
-    {
-      header: bound.name,
-      max_bytes: bound.bytes,
-      ...(bound.items === undefined ? {} : { max_items: bound.items }),
-    },
-  )
 }
 
 // The first of `names` over its bound, as the refusal; undefined when all are within.

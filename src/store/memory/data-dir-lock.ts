@@ -77,7 +77,7 @@ function alive(pid: number): boolean {
 
 // The lock's text: this format, or a bare pid (a lock from before it), or nothing usable (a crash between
 // create and write).
-export function parseLock(text: string): LockOwner | number | undefined {
+function parseLock(text: string): LockOwner | number | undefined {
   const bare = /^\s*(\d+)\s*$/.exec(text)
   if (bare) return Number(bare[1])
   try {
@@ -90,11 +90,11 @@ export function parseLock(text: string): LockOwner | number | undefined {
   }
 }
 
-export type Verdict = { live: true; why: string } | { live: false } | { live: 'unknown'; why: string }
+type Verdict = { live: true; why: string } | { live: false } | { live: 'unknown'; why: string }
 
 // Whether the owner a lock names still runs, as far as this process can tell without waiting. `unknown`:
 // its pid means nothing here (another pid namespace, another machine); only its heartbeat can tell.
-export async function judge(owner: LockOwner | number, me: LockOwner): Promise<Verdict> {
+async function judge(owner: LockOwner | number, me: LockOwner): Promise<Verdict> {
   if (typeof owner === 'number') {
     // a lock of the bare-pid format: its pid, if it is not this process and still runs, is kept
     if (owner === me.pid || !alive(owner)) return { live: false }
