@@ -93,7 +93,12 @@ export const envSchema = z
       .refine((hosts) => hosts.length > 0, 'must name at least one host')
       .refine(validAllowlist, 'must be host names, addresses (optionally :port) or CIDR blocks')
       .optional(),
-    ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    // at most 512: the Authorization header that carries it is read up to 1 KiB (src/lib/header-bounds.ts)
+    ADMIN_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .max(512, 'must be at most 512 characters')
+      .optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     REDIS_URL: z.url().optional(),
     REDIS_CLUSTER_NODES: z

@@ -97,6 +97,13 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'None of the media types this endpoint answers with is acceptable (Accept).',
   },
+  // one request header over the bound of what the gateway reads of it (src/lib/header-bounds.ts); RFC 6585
+  // §5 asks that the answer name it
+  ERR_HEADER_TOO_LARGE: {
+    status: 431,
+    type: 'invalid_request',
+    message: 'A request header is larger than this API reads.',
+  },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     type: 'invalid_request',

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { HEADER_BOUNDS, withinBound } from '../lib/header-bounds.ts'
 import type { AccountStore, Session } from './store/types.ts'
 
 export const SESSION_COOKIE = 'anvil_session'
@@ -18,8 +19,9 @@ export function sessionIdOf(token: string): string {
 }
 
 // The cookie is read only by name and only in its exact token shape; anything else is no session.
+// A Cookie header over its bound is no session here (console routes refuse it first: 431, in the lane).
 export function readSessionToken(cookieHeader: string | undefined): string | undefined {
-  if (!cookieHeader) return undefined
+  if (!cookieHeader || !withinBound(cookieHeader, HEADER_BOUNDS.cookie)) return undefined
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=')
     if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue

@@ -1,6 +1,7 @@
 // The one module augmentation of Fastify: what the gateway adds to its requests, its instance and its
 // routes' config, each field with the module that sets it. Imported by nobody: the compiler reads it, and it
 // imports only types.
+import type { ErrorCode } from '../errors.ts'
 import type { Execution } from '../exec/decide.ts'
 import type { Dispatcher } from '../exec/dispatch.ts'
 import type { StreamRunner } from '../exec/stream-run.ts'
@@ -36,6 +37,11 @@ declare module 'fastify' {
     trace: RequestTrace | null
     // the signed-in person on console routes; null when there is no valid session (src/http/console/)
     consoleAuth: ConsoleAuth | null
+    // set when the answer broke off after its status and first bytes went out (src/http/answer/cut.ts): what
+    // it would have been answered with had it come before; null otherwise
+    answerCut: { code: ErrorCode; status: number } | null
+    // the lane's record and settle steps have run for this request (they run once: src/http/lane/lane.ts)
+    laneLeft: boolean
   }
   interface FastifyInstance {
     dispatcher: Dispatcher

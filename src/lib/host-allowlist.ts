@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { cidrMatcher, parseCidr } from './cidr.ts'
+import { HEADER_BOUNDS } from './header-bounds.ts'
 
 interface ParsedHost {
   // lower-case name or IP address (IPv6 without brackets)
@@ -9,6 +10,8 @@ interface ParsedHost {
 
 // "name", "name:port", "1.2.3.4:80", "[::1]:9464" → name and port; undefined when it is no host at all
 export function parseHost(text: string): ParsedHost | undefined {
+  // longer than a DNS name and a port: no host (not parsed)
+  if (text.length > HEADER_BOUNDS.host.bytes) return undefined
   const v = text.trim().toLowerCase()
   const bracketed = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(v)
   if (bracketed) return isIP(bracketed[1]!) === 6 ? { name: bracketed[1]!, port: bracketed[2] } : undefined

@@ -1,5 +1,5 @@
-import { chmod, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writeAtomic } from '../lib/atomic-file.ts'
 
 export const FIRST_START_FILE = 'first-start.txt'
 
@@ -23,8 +23,7 @@ export async function deliverFirstStartSecrets(secrets: FirstStartSecrets): Prom
     ...secrets.lines,
     '',
   ].join('\n')
-  await writeFile(path, text, { mode: 0o600 })
-  // writeFile's mode applies only to a new file: an older one keeps its mode unless told
-  await chmod(path, 0o600)
+  // a new file (mode 0600 from its creation) renamed over the path: never written through a link there
+  await writeAtomic(path, text)
   return ['', `First-start secrets (first API key, admin token) written to ${path} (mode 0600).`]
 }

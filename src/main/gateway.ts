@@ -6,6 +6,7 @@ import { buildApp } from '../http/app.ts'
 import { loadTls, selfSignedCertPath } from '../http/transport/tls.ts'
 import { bootstrapIfEmpty } from '../keys/bootstrap.ts'
 import { collectAfterBoot, growOldGenerationInWideSteps } from '../lib/gc.ts'
+import { StartupError } from '../lib/startup-error.ts'
 import { VERSION } from '../lib/version.ts'
 import { openRuntime } from '../runtime.ts'
 import { DataDirInUseError } from '../store/memory/data-dir-lock.ts'
@@ -120,4 +121,11 @@ async function main(): Promise<void> {
   process.stdout.write(`${[...lines, ...shown].join('\n')}\n\n`)
 }
 
-await main()
+try {
+  await main()
+} catch (err) {
+  // a start-up failure the operator fixes (a damaged file in DATA_DIR): its message, not a stack trace
+  if (!(err instanceof StartupError)) throw err
+  process.stderr.write(`${err.message}\n`)
+  process.exit(1)
+}

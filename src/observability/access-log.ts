@@ -9,6 +9,8 @@ export interface AccessEntry {
   status: number
   ms: number
   workspace: string | undefined
+  // the answer broke off after it started: the code its failure would have answered (an ERR_* name)
+  cut?: string
 }
 
 export type AccessLog = (entry: AccessEntry) => void
@@ -20,7 +22,8 @@ export type AccessLog = (entry: AccessEntry) => void
 // destination: pino's generic path (serializers, redaction, the child logger Fastify would bind) costs
 // ~7 µs a request at full load; this line costs well under one. Every field is ours and JSON-safe by
 // construction: a request id is [A-Za-z0-9._:-] (http/transport/request-id.ts), a method an HTTP token, ids
-// base62; the route pattern goes through JSON.stringify. Nothing from headers or bodies.
+// base62, a cut's code an ERR_* name; the route pattern goes through JSON.stringify. Nothing from headers
+// or bodies.
 export function accessLog(logger: FastifyBaseLogger): AccessLog | undefined {
   const root = logger as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }
   const stream = (logger as unknown as Record<symbol, NodeJS.WritableStream | undefined>)[
@@ -36,9 +39,10 @@ export function accessLog(logger: FastifyBaseLogger): AccessLog | undefined {
       if (routes.size < 1000) routes.set(e.route, route)
     }
     const workspace = e.workspace === undefined ? '' : `,"workspace":"${e.workspace}"`
+    const cut = e.cut === undefined ? '' : `,"cut":"${e.cut}"`
     stream.write(
       `{"level":30,"time":${Date.now()}${head}${e.reqId}","method":"${e.method}","url":${route}},` +
-        `"res":{"statusCode":${e.status}},"responseTime":${e.ms}${workspace},"msg":"request completed"}\n`,
+        `"res":{"statusCode":${e.status}},"responseTime":${e.ms}${workspace}${cut},"msg":"request completed"}\n`,
     )
   }
 }

@@ -14,6 +14,7 @@ export interface Metrics {
   limitRefusals: Counter<'reason' | 'plan'>
   keyCache: Counter<'result'>
   chargeRefunds: Counter
+  answersCut: Counter<'route' | 'code'>
   // handed to the Redis store, which reports each command's latency and failures through it
   redis: RedisObserver
 }
@@ -81,6 +82,13 @@ export function createMetrics(options: { commit?: string } = {}): Metrics {
     chargeRefunds: new Counter({
       name: 'anvil_charge_refunds_total',
       help: 'Admitted requests the gateway then failed itself (5xx), given back to the quota and usage',
+      registers: [registry],
+    }),
+    // neither a success nor a 5xx: counted here, not in anvil_http_requests_total (src/http/answer/cut.ts)
+    answersCut: new Counter({
+      name: 'anvil_http_answers_cut_total',
+      help: 'Answers broken off after they started (the client got part of one), by route and the code the failure would have answered',
+      labelNames: ['route', 'code'],
       registers: [registry],
     }),
     redis: createRedisMetrics(registry),

@@ -127,6 +127,16 @@ export interface IdempotencyRecord {
   response?: string
 }
 
+// What one kept record weighs against its scope's bound (IDEMPOTENCY_MAX_SCOPE_BYTES), the same on both
+// stores: the bytes of its id, its fingerprint and its (sealed) answer.
+export function keptBytes(ref: IdempotencyRef, record: IdempotencyRecord): number {
+  return (
+    Buffer.byteLength(ref.id) +
+    Buffer.byteLength(record.fingerprint) +
+    Buffer.byteLength(record.response ?? '')
+  )
+}
+
 export interface Store {
   readonly kind: 'memory' | 'redis'
   ready(): Promise<boolean>

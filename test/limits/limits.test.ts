@@ -137,6 +137,16 @@ describe('plans and limits (embedded store)', () => {
     expect(state.month).toEqual({ r: 999_999, t: 60 })
   })
 
+  it("RateLimit-Policy follows the month's length: the policy kept for a plan is rebuilt when the month changes", async () => {
+    await start('pro')
+    // November (30 days), then December (31): the same limits, so the same kept policy, but another window
+    const november = policies(String((await call(t.key)).headers['ratelimit-policy']))
+    expect(november.month).toEqual({ q: 1_000_000, w: 30 * 86400 })
+    now = Date.UTC(2026, 11, 1, 0, 0, 1)
+    const december = policies(String((await call(t.key)).headers['ratelimit-policy']))
+    expect(december.month).toEqual({ q: 1_000_000, w: 31 * 86400 })
+  })
+
   it('plan changes and overrides apply to the next request', async () => {
     await start('free')
     expect(count(await burst(t.key, 20), 200)).toBe(5)

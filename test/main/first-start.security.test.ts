@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { lstat, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -49,6 +49,24 @@ describe('first-start secrets stay out of piped output', () => {
     expect(out).not.toMatch(/anvil_(live|test)_[0-9A-Za-z]/)
     expect(out).not.toMatch(/adm_[A-Za-z0-9_-]{20,}/)
   }, 60_000)
+
+  it('a symbolic link already at DATA_DIR/first-start.txt is replaced, never written through or chmodded', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'anvil-first-link-'))
+    try {
+      const victim = join(dir, 'victim')
+      await writeFile(victim, 'not yours\n', { mode: 0o644 })
+      const path = join(dir, 'first-start.txt')
+      await symlink(victim, path)
+      await deliverFirstStartSecrets({ lines: ['  anvil_live_x'], dataDir: dir, terminal: false })
+      expect(await readFile(victim, 'utf8')).toBe('not yours\n')
+      expect((await stat(victim)).mode & 0o777).toBe(0o644)
+      expect((await lstat(path)).isSymbolicLink()).toBe(false)
+      expect((await stat(path)).mode & 0o777).toBe(0o600)
+      expect(await readFile(path, 'utf8')).toContain('anvil_live_x')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 
   it('on a terminal the banner shows them; with none to show nothing is written', async () => {
     const lines = ['  ADMIN_TOKEN:   adm_x', '  anvil_live_x']

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { generateKey, hashKey, keyPrefix } from '../../src/keys/format.ts'
-import type { ConsumeRequest, NewKey, Store, StoreEvent } from '../../src/store/types.ts'
+import {
+  type ConsumeRequest,
+  keptBytes,
+  type NewKey,
+  type Store,
+  type StoreEvent,
+} from '../../src/store/types.ts'
 
 // One suite, every store: the embedded one and Redis (single node and cluster) must be
 // indistinguishable through the Store interface, limits included.
@@ -449,6 +455,33 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
         Array.from({ length: 8 }, () => s.idempotencyBegin({ scope: 'scope-a', id: 'rec-2' }, 'fp', 60_000)),
       )
       expect(racing.filter((r) => r === undefined)).toHaveLength(1)
+    })
+
+    it('idempotency records: a scope at exactly its byte bound keeps everything; one byte less drops the oldest', async () => {
+      const s = await open()
+      const record = (i: number) => ({
+        fingerprint: `fp${i}`,
+        state: 'done' as const,
+        response: 'x'.repeat(995),
+      })
+      const weight = keptBytes({ scope: 'any', id: 'r0' }, record(0))
+      expect(weight).toBe(1_000)
+      for (const [scope, max, kept] of [
+        ['exact', 3 * weight, [true, true, true]],
+        ['short', 3 * weight - 1, [false, true, true]],
+      ] as const) {
+        for (let i = 0; i < 3; i++) {
+          const ref = { scope, id: `r${i}` }
+          expect(await s.idempotencyBegin(ref, `fp${i}`, 60_000)).toBeUndefined()
+          await s.idempotencyFinish(ref, record(i), 60, max)
+        }
+        const found = await Promise.all(
+          [0, 1, 2].map(
+            async (i) => (await s.idempotencyBegin({ scope, id: `r${i}` }, `fp${i}`, 1))?.state === 'done',
+          ),
+        )
+        expect(found, scope).toEqual(kept)
+      }
     })
 
     it('idempotency records: a scope keeps at most its byte bound, oldest dropped first, other scopes untouched', async () => {

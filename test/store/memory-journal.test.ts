@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
@@ -58,7 +58,7 @@ describe('embedded store journal', () => {
     expect(crashed.stdout).toContain('written')
     expect(crashed.signal).toBe('SIGKILL')
     // the dead process's lock is stale; its changes are only in the log
-    expect(await readFile(join(dir, '.lock'), 'utf8')).toMatch(/^\d+\n$/)
+    expect(await readFile(join(dir, '.lock'), 'utf8')).toMatch(/^\{"pid":\d+,/)
     expect((await readdir(dir)).filter((f) => f.endsWith('.log'))).toEqual(['store.1.log'])
     const store = await MemoryStore.open({ dataDir: dir })
     expect((await store.listWorkspaces()).map((w) => w.name).sort()).toEqual(
@@ -134,9 +134,46 @@ describe('embedded store journal', () => {
     await again.close()
   })
 
+  it('never writes through a link: one at the log refuses the write (503), one at a snapshot temp name is left alone', async () => {
+    const victim = join(`${dir}-victim`)
+    await writeFile(victim, '', { mode: 0o644 })
+    try {
+      await mkdir(dir, { recursive: true })
+      await symlink(victim, join(dir, 'store.1.log'))
+      const logged: Logged[] = []
+      const store = await MemoryStore.open({
+        dataDir: dir,
+        log: (level, message, detail) => logged.push({ level, message, detail }),
+        journal: { retryMs: 60_000, minCompactBytes: 1e9 },
+      })
+      // the temporary name the snapshot used before issue 36: the pid (1 in every container), guessable
+      await symlink(victim, join(dir, `store.json.${process.pid}.tmp`))
+      const refused = await store.createWorkspace({ name: 'x', plan: 'free' }).catch((e: unknown) => e)
+      expect((refused as AppError).code).toBe('ERR_UNAVAILABLE')
+      expect(String(logged[0]!.detail.err)).toMatch(/ELOOP/)
+      expect(await readFile(victim, 'utf8')).toBe('')
+      // the link out of the way, the pending change lands and a snapshot is written beside the other link
+      await rm(join(dir, 'store.1.log'))
+      await store.close()
+      expect(await readFile(victim, 'utf8')).toBe('')
+      expect((await stat(victim)).mode & 0o777).toBe(0o644)
+      expect(JSON.parse(await readFile(join(dir, 'store.json'), 'utf8')).workspaces).toHaveLength(1)
+    } finally {
+      await rm(victim, { force: true })
+    }
+  })
+
+  it('a snapshot left half-written by a crash (its temporary file) is removed at open', async () => {
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, 'store.json.0a1b2c3d.tmp'), '{"log_from":1,"work')
+    const store = await MemoryStore.open({ dataDir: dir })
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+    await store.close()
+  })
+
   it('DATA_DIR/.lock keeps a second process (and a second store in this one) out', async () => {
     const store = await MemoryStore.open({ dataDir: dir })
-    expect((await readFile(join(dir, '.lock'), 'utf8')).trim()).toBe(String(process.pid))
+    expect(JSON.parse(await readFile(join(dir, '.lock'), 'utf8')).pid).toBe(process.pid)
     const other = await child(dir, 'open')
     expect(other.code).toBe(3)
     expect(other.stderr).toContain(`DATA_DIR ${dir} is in use by process ${process.pid}`)
@@ -152,7 +189,7 @@ describe('embedded store journal', () => {
     const { stdout } = await run(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'])
     await writeFile(join(dir, '.lock'), `${stdout}\n`)
     const store = await MemoryStore.open({ dataDir: dir })
-    expect((await readFile(join(dir, '.lock'), 'utf8')).trim()).toBe(String(process.pid))
+    expect(JSON.parse(await readFile(join(dir, '.lock'), 'utf8')).pid).toBe(process.pid)
     await store.close()
   })
 

@@ -63,7 +63,10 @@ export class MemoryAccountStore implements AccountStore {
   static async open(options: MemoryAccountStoreOptions): Promise<MemoryAccountStore> {
     const store = new MemoryAccountStore(options)
     if (options.dataDir) {
-      const snap = await readJsonIfExists<Snapshot>(join(options.dataDir, ACCOUNTS_FILE))
+      const snap = await readJsonIfExists<Snapshot>(
+        join(options.dataDir, ACCOUNTS_FILE),
+        'Restore it from a backup; deleted, the console starts with no accounts and no sessions.',
+      )
       if (snap) store.#load(snap)
     }
     store.#timer = setInterval(() => void store.#sweep(), options.flushMs ?? 5_000)

@@ -12,6 +12,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { AppError, ERRORS, errorBody } from '../../errors.ts'
 import { newRequestId } from '../transport/request-id.ts'
 import { answerJson } from './answer.ts'
+import { cutAnswer } from './cut.ts'
 import { toAppError } from './error-mapping.ts'
 
 // One error wrapper for every path: thrown errors, unknown routes (404), known paths with the wrong
@@ -36,6 +37,12 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
         .code(400)
         .type('application/json')
         .send(errorBody('ERR_BAD_REQUEST', 'The client closed the request before it was read.'))
+    }
+    if (reply.raw.headersSent) {
+      // the answer had started: it can only be broken off, and is recorded, logged and settled once as a cut
+      // answer (answer/cut.ts), never as a 500 nobody receives
+      cutAnswer(request, reply, error)
+      return
     }
     closeInsteadOnHttp2(request, reply)
     // refused before the lane's first step (the admin listener's Host check) or after it: the same header
@@ -111,7 +118,7 @@ function closeInsteadOnHttp2(request: FastifyRequest, reply: FastifyReply): void
 
 const CLIENT_ERRORS: Record<string, { status: number; code: keyof typeof ERRORS; text: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'ERR_REQUEST_TIMEOUT', text: 'Request Timeout' },
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'ERR_BAD_REQUEST', text: 'Request Header Fields Too Large' },
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'ERR_HEADER_TOO_LARGE', text: 'Request Header Fields Too Large' },
 }
 
 // Node's 'clientError': the request never reached Fastify, so the envelope is written on the socket.
@@ -122,7 +129,8 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
     code: 'ERR_BAD_REQUEST',
     text: 'Bad Request',
   }
-  const message = row.status === 431 ? 'The request headers are too large.' : undefined
+  const message =
+    row.status === 431 ? 'The request headers are larger in all than this API reads (16 KiB).' : undefined
   const body = JSON.stringify(errorBody(row.code, message))
   if (socket.writable) {
     socket.write(

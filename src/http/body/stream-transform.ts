@@ -1,17 +1,16 @@
-import type { ServerResponse } from 'node:http'
-import { constants, type Http2ServerResponse } from 'node:http2'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { StreamJob } from '../../../workers/stream-protocol.ts'
 import { AppError } from '../../errors.ts'
 import type { StreamHandle } from '../../exec/stream-run.ts'
 import { answerJson } from '../answer/answer.ts'
+import { cutAnswer } from '../answer/cut.ts'
 
 export interface TransformBodyOptions {
   // output held back before the answer is committed (Infinity: all of it)
   commitAfter: number
   // the answer to break off when an error is found after it started
-  response?: ServerResponse | Http2ServerResponse
+  answer?: { request: FastifyRequest; reply: FastifyReply }
 }
 
 // Output made ahead of the client reading it: enough that reading the body and sending the answer overlap
@@ -19,25 +18,22 @@ export interface TransformBodyOptions {
 // each side kept waiting on the other's flow control), small enough to keep memory flat.
 const READ_AHEAD = 4 * 1024 * 1024
 
-// An answer that has started can only be broken off, in a way no client takes for a complete answer:
-// RST_STREAM with INTERNAL_ERROR on HTTP/2 (closing the stream without an error code would look like a
-// normal end), the connection reset on HTTP/1.1 (no terminating chunk).
-function breakOff(response: ServerResponse | Http2ServerResponse): void {
-  const stream = (response as Http2ServerResponse).stream
-  if (stream) stream.close(constants.NGHTTP2_INTERNAL_ERROR)
-  else response.destroy()
+// An answer that has started can only be broken off, and is recorded, logged and settled once as a cut
+// answer (src/http/answer/cut.ts), unless the client had gone first (its abort is what failed the output).
+function breakOff(answer: { request: FastifyRequest; reply: FastifyReply }, err: unknown): void {
+  if (!answer.reply.raw.destroyed) cutAnswer(answer.request, answer.reply, err)
 }
 
 async function* resumed(
   head: Uint8Array[],
   rest: AsyncGenerator<Uint8Array, unknown>,
-  response: ServerResponse | Http2ServerResponse | undefined,
+  answer: TransformBodyOptions['answer'],
 ): AsyncGenerator<Uint8Array> {
   yield* head
   try {
     yield* rest
   } catch (err) {
-    if (response) breakOff(response)
+    if (answer) breakOff(answer, err)
     throw err
   }
 }
@@ -62,7 +58,7 @@ export async function transformBody(
     head.push(next.value)
     size += next.value.length
     if (size >= options.commitAfter) {
-      return Readable.from(resumed(head, rest, options.response), {
+      return Readable.from(resumed(head, rest, options.answer), {
         objectMode: false,
         highWaterMark: READ_AHEAD,
       })
@@ -120,7 +116,7 @@ export async function sendTransformed(
   job: StreamJob,
 ): Promise<FastifyReply> {
   const handle = await openStream(request, reply, body, job, request.bodyLimit)
-  const output = await transformBody(handle.output, { commitAfter: COMMIT_AFTER, response: reply.raw })
+  const output = await transformBody(handle.output, { commitAfter: COMMIT_AFTER, answer: { request, reply } })
   if (Buffer.isBuffer(output)) streamTiming(reply, handle)
   return reply.type('application/octet-stream').send(output)
 }

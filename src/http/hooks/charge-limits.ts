@@ -16,8 +16,9 @@ export interface LimitCharger {
     who: Omit<AuthContext, 'decision'>,
   ): undefined | Promise<void>
   // onResponse: the gateway's own failures (any 5xx: overload, store unavailable, internal error) are not
-  // the customer's to pay for, so what charge() took is given back (docs/decisions.md). Callback-style and
-  // synchronous on the success path (no promise per response); the store is called only for a 5xx.
+  // the customer's to pay for, so what charge() took is given back (docs/decisions.md), once (the lane
+  // settles a request once, src/http/lane/lane.ts). Callback-style and synchronous on the success path (no
+  // promise per response); the store is called only for a 5xx.
   refundOwnFailure(request: FastifyRequest, reply: FastifyReply, done: () => void): void
 }
 
@@ -75,7 +76,9 @@ export function limitCharger(store: Store, metrics: Metrics): LimitCharger {
 
     refundOwnFailure(request, reply, done) {
       const charge = request.auth?.decision?.charge
-      if (!charge || reply.statusCode < 500) return done()
+      // an answer cut off after it started is settled by what its failure would have answered
+      const status = request.answerCut?.status ?? reply.statusCode
+      if (!charge || status < 500) return done()
       store.refund(charge).then(
         () => {
           metrics.chargeRefunds.inc()

@@ -67,10 +67,15 @@ export function recorder(options: { metrics: Metrics; accessLog: AccessLog | und
     return series
   }
   function record(request: FastifyRequest, reply: FastifyReply, series: RouteSeries | undefined): void {
+    const route = request.routeConfig?.url ?? 'unmatched'
+    const cut = request.answerCut
+    if (cut !== null) {
+      recordCut(request, reply, route, cut.code)
+      return
+    }
     // a client that hung up got no answer (whatever status the reply object holds): the abort is logged
     // at debug by the error handler, and is neither a response to count nor an access line
     if ((request.raw as { aborted?: boolean }).aborted === true) return
-    const route = request.routeConfig?.url ?? 'unmatched'
     const auth = request.auth
     const status = reply.statusCode
     const elapsedMs = reply.elapsedTime
@@ -95,6 +100,21 @@ export function recorder(options: { metrics: Metrics; accessLog: AccessLog | und
       status,
       ms: Math.round(elapsedMs * 100) / 100,
       workspace: auth?.workspace.id,
+    })
+  }
+  // An answer broken off after it started (src/http/answer/cut.ts): neither a success nor a 5xx, so not in
+  // the request counts (a 5xx alert must not move at a tenant's will) but in a counter of its own, by the
+  // code the failure would have answered; its access line has the status that went out, and `cut`.
+  function recordCut(request: FastifyRequest, reply: FastifyReply, route: string, code: string): void {
+    metrics.answersCut.inc({ route, code })
+    writeAccessLine?.({
+      reqId: request.id,
+      method: METHODS.has(request.method) ? request.method : 'OTHER',
+      route,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+      workspace: request.auth?.workspace.id,
+      cut: code,
     })
   }
   return { initRoute, record }

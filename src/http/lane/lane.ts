@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { startBodyDeadline } from '../body/body-deadline.ts'
 import type { CorsOptions } from '../hooks/cors.ts'
 import { corsSteps } from '../hooks/cors.ts'
+import { boundForwardedFor, overBound } from '../hooks/header-bounds.ts'
 import { type KeyActivityOptions, keyUse } from '../hooks/key-activity.ts'
 import type { Recorder } from '../hooks/record.ts'
 import { compileLane, type Lane } from './compile.ts'
@@ -35,19 +36,24 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   const touchKey = options.keyActivity ? keyUse(options.keyActivity) : undefined
   app.decorateRequest('routeConfig', null as unknown as FastifyRequest['routeConfig'])
   app.decorateRequest('bodyDeadline', null)
+  app.decorateRequest('answerCut', null)
+  app.decorateRequest('laneLeft', false)
 
   // after the access plugin's onRoute (which checks and records the route's rule): its lane
   app.addHook('onRoute', function buildLane(route: RouteOptions) {
     const lane = compileLane(route, app.access.ruleOf, options.shapeAnswers)
     lane.series = recorder?.initRoute(route)
+    lane.leave = leaveLane
     route.config = { ...route.config, lane }
   })
 
   app.addHook('onRequest', function enterLane(request, reply, done) {
-    // identify: every answer carries Request-Id; the route's config is read once for every later step
+    // identify: every answer carries Request-Id; the route's config is read once for every later step;
+    // X-Forwarded-For cut to the hops that can be trusted before anything reads the client's address
     const config = request.routeOptions.config
     request.routeConfig = config
     reply.header('request-id', request.id)
+    boundForwardedFor(request.headers)
     // cors: only when origins are configured; an OPTIONS request is never a route and is answered here
     cors.actual?.(request, reply)
     const lane = config.lane
@@ -57,7 +63,10 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
     }
     // deadline: an HTTP/2 body gets REQUEST_TIMEOUT_MS, as Node gives HTTP/1.1
     startBodyDeadline(request, reply, bodyTimeoutMs)
-    // access: the route's declared rule (apiKey: the key from the cache and the limits in one store call)
+    // access: the headers the route reads within their bounds (431 before anything reads them), then the
+    // route's declared rule (apiKey: the key from the cache and the limits in one store call)
+    const tooLarge = overBound(request.headers, lane.headers)
+    if (tooLarge !== undefined) return done(tooLarge)
     const rule = lane.rule
     if (rule === undefined) return done()
     let pending: undefined | Promise<void>
@@ -76,16 +85,20 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
     else decideAndAdmit(request, reply, lane.op, admissionWaitMs, done)
   }
 
-  app.addHook('onResponse', function leaveLane(request, reply, done) {
-    // record: metrics and the access line; "last used" for the key
+  // once per request: from onResponse, or from cutAnswer (answer/cut.ts) for an answer that never finished
+  function leaveLane(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+    if (request.laneLeft) return done()
+    request.laneLeft = true
+    // record: metrics and the access line (an answer cut off after it started, apart); "last used" for the key
     const lane = request.routeConfig?.lane
     recorder?.record(request, reply, lane?.series)
     touchKey?.(request)
-    // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded)
+    // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded, a cut one too)
     const settle = lane?.rule?.settle
     if (settle === undefined) return done()
     settle(request, reply, done)
-  })
+  }
+  app.addHook('onResponse', leaveLane)
 }
 
 export const lane = fp(lanePlugin, { name: 'anvil-lane', dependencies: ['anvil-access'] })

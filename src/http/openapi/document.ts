@@ -86,6 +86,10 @@ function errorCodes(route: CollectedRoute): Map<number, ErrorCode[]> {
   if (route.idempotent) for (const c of IDEMPOTENCY_ERRORS) codes.add(c)
   // JSON or raw bytes, as Accept prefers: neither acceptable is a 406 (src/lib/accept.ts)
   if (route.doc.binaryResponse) codes.add('ERR_NOT_ACCEPTABLE')
+  // a header the route reads over its bound (src/http/hooks/header-bounds.ts): Accept, Content-Type,
+  // Authorization, Cookie
+  if (route.doc.binaryResponse || route.method !== 'GET' || security !== 'none')
+    codes.add('ERR_HEADER_TOO_LARGE')
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of codes) {
     const status = ERRORS[code].status

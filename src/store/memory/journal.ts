@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { open, readdir, readFile, rename, truncate, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { AppError } from '../../errors.ts'
+import { CREATE_NEW } from '../../lib/atomic-file.ts'
+import { StartupError } from '../../lib/startup-error.ts'
 
 export type JournalLog = (
   level: 'info' | 'warn' | 'error',
@@ -96,12 +99,23 @@ export class Journal {
       this.#snapshotBytes = Buffer.byteLength(text)
       doc = JSON.parse(text) as Record<string, unknown>
     } catch (err) {
+      if (err instanceof SyntaxError) {
+        throw new StartupError(
+          `${snapPath} is damaged: it is not JSON (${err.message}). Restore it from a backup; the store does ` +
+            'not start on a partial state.',
+        )
+      }
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     }
     reader.snapshot(doc)
     this.#logFrom = typeof doc?.log_from === 'number' ? doc.log_from : 1
     const pattern = new RegExp(`^${this.#o.name}\\.(\\d+)\\.log$`)
-    const gens = (await readdir(this.#o.dir).catch(() => [] as string[]))
+    const files = await readdir(this.#o.dir).catch(() => [] as string[])
+    // a snapshot a crash interrupted before its rename: never read, removed
+    for (const f of files)
+      if (f.startsWith(`${this.#o.name}.json.`) && f.endsWith('.tmp'))
+        await unlink(this.#path(f)).catch(() => {})
+    const gens = files
       .map((f) => pattern.exec(f)?.[1])
       .filter((g) => g !== undefined)
       .map(Number)
@@ -131,7 +145,7 @@ export class Journal {
       lineNo++
       if (end === -1) {
         // a line without its newline was being written when the process stopped: its call never resolved
-        if (!last) throw new Error(`${path}: line ${lineNo} is incomplete`)
+        if (!last) throw new StartupError(`${path}: line ${lineNo} is incomplete; the store log is damaged`)
         this.#o.log('warn', 'dropped an incomplete last line of the store log', { file: path, line: lineNo })
         await truncate(path, start)
         return start
@@ -140,7 +154,7 @@ export class Journal {
       try {
         entry = JSON.parse(buf.subarray(start, end).toString('utf8')) as Record<string, unknown>
       } catch {
-        throw new Error(`${path}: line ${lineNo} is not valid JSON; the store log is damaged`)
+        throw new StartupError(`${path}: line ${lineNo} is not valid JSON; the store log is damaged`)
       }
       reader.entry(entry)
       start = end + 1
@@ -181,7 +195,8 @@ export class Journal {
     const data = Buffer.from(lines.join(''))
     const path = this.#path(logName(this.#o.name, this.#gen))
     try {
-      const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o600)
+      // never through a link: a symbolic link planted at the log's name fails the write, never redirects it
+      const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600)
       try {
         await handle.write(data, 0, data.length, this.#size)
         await handle.datasync()
@@ -250,8 +265,9 @@ export class Journal {
 
   async #writeSnapshot(logFrom: number): Promise<number> {
     const path = this.#path(`${this.#o.name}.json`)
-    const tmp = `${path}.${process.pid}.tmp`
-    const handle = await open(tmp, 'w', 0o600)
+    // a new file of a name no one can guess (a pid is 1 in every container), never through a link
+    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`
+    const handle = await open(tmp, CREATE_NEW, 0o600)
     let total = 0
     try {
       let buf = `{"log_from":${logFrom},`

@@ -25,6 +25,7 @@ import type {
   UsageCounts,
   Workspace,
 } from '../types.ts'
+import { keptBytes } from '../types.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { Journal } from './journal.ts'
 import { decide } from './limiter.ts'
@@ -565,7 +566,7 @@ export class MemoryStore implements Store {
       expiresAt: this.#clock() + ttlSeconds * 1000,
       scope: ref.scope,
     })
-    const bytes = key.length + record.fingerprint.length + (record.response?.length ?? 0)
+    const bytes = keptBytes(ref, record)
     let kept = this.#kept.get(ref.scope)
     if (!kept) {
       kept = { bytes: 0, records: new Map() }

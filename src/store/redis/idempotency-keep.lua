@@ -12,13 +12,14 @@
 -- ARGV[2]  its lifetime, ms
 -- ARGV[3]  most bytes the scope may keep
 -- ARGV[4]  now, ms (the caller's clock)
+-- ARGV[5]  what the record weighs against max (keptBytes, src/store/types.ts: the same on both stores)
 --
 -- Returns the number of older answers dropped.
 
 local ttl = tonumber(ARGV[2])
 local max = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
-local size = string.len(ARGV[1]) + string.len(KEYS[1])
+local size = tonumber(ARGV[5])
 
 local function forget(record)
   local bytes = tonumber(redis.call('HGET', KEYS[3], record)) or 0

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis'
-import type { IdempotencyRecord, IdempotencyRef } from '../types.ts'
+import { type IdempotencyRecord, type IdempotencyRef, keptBytes } from '../types.ts'
 import { defineCommands, STORE_COMMANDS } from './commands.ts'
 
 // Idempotency-Key records on Redis: SET NX PX takes a key for its first request, idempotency-keep.lua
@@ -53,6 +53,7 @@ export class RedisIdempotency {
       ttlSeconds * 1000,
       maxBytes,
       this.#clock(),
+      keptBytes(ref, record),
     )
   }
 

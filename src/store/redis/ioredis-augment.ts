@@ -28,6 +28,7 @@ declare module 'ioredis' {
       ttlMs: number,
       maxBytes: number,
       now: number,
+      weight: number,
     ): Result<number, Context>
     // src/accounts/store/*.lua
     consoleTakeAttempt(

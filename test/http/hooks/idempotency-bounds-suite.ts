@@ -267,6 +267,32 @@ export function idempotencyBoundsSuite({ env, keptBytes }: BoundsSuiteOptions): 
     expect(replayed.body.toString()).toBe(small.body.toString())
   })
 
+  it('an answer of exactly IDEMPOTENCY_MAX_ANSWER_BYTES is kept whole; one byte more, as its digest', async () => {
+    // a job's answer has one size for one shape of job (ids and times of fixed length): measured first
+    const probe = await (await start()).submit(job('p'), 'probe')
+    const bytes = probe.body.length
+    for (const [bound, whole] of [
+      [bytes, true],
+      [bytes - 1, false],
+    ] as const) {
+      const { submit } = await start({ IDEMPOTENCY_MAX_ANSWER_BYTES: String(bound) })
+      const first = await submit(job('p'), 'at-the-bound')
+      expect(first.status).toBe(202)
+      expect(first.body.length).toBe(bytes)
+      const again = await submit(job('p'), 'at-the-bound')
+      if (whole) {
+        expect(again.headers['idempotent-replayed']).toBe('true')
+        expect(again.body.toString()).toBe(first.body.toString())
+      } else {
+        expect(again.status).toBe(409)
+        expect(again.json<Envelope>().error).toMatchObject({
+          code: 'ERR_IDEMPOTENCY_NOT_REPLAYABLE',
+          details: { bytes },
+        })
+      }
+    }
+  })
+
   it('each scope keeps at most IDEMPOTENCY_MAX_SCOPE_BYTES of answers, oldest dropped first; other scopes keep theirs', async () => {
     const bound = 6_000
     const { t, submit } = await start({ IDEMPOTENCY_MAX_SCOPE_BYTES: String(bound) })

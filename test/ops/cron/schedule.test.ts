@@ -261,6 +261,11 @@ describe('days', () => {
 
   it('nL and n#k', () => {
     expect(days('0 0 * * 5L', 2)).toEqual(['2024-01-26', '2024-02-23'])
+    // the last day of the month is a Friday (January 31 and February 28 2025): that day, never the one a
+    // week before it (a bound off by one: day + 7 >= last)
+    expect(days('0 0 * * 5L', 2, '2025-01-01T00:00:00Z')).toEqual(['2025-01-31', '2025-02-28'])
+    // and six days before the end, the earliest a last weekday can be (March 2025 ends on a Monday)
+    expect(days('0 0 * * 2L', 1, '2025-03-01T00:00:00Z')).toEqual(['2025-03-25'])
     expect(days('0 0 * * MON#2', 2)).toEqual(['2024-01-08', '2024-02-12'])
     expect(days('0 0 * * 5#3', 2)).toEqual(['2024-01-19', '2024-02-16'])
     // March 2024 has five Fridays (1, 8, 15, 22, 29)
