@@ -99,7 +99,7 @@ describe('manifests and code, read together', () => {
         expect(probe?.httpGet).toMatchObject({ path: '/metrics', port: 'metrics' })
       }
       // the routes the probes name are the gateway's own (test/deploy/read-only-root.test.ts asks them)
-      expect(read('src/http/meta.ts')).toMatch(/url: '\/healthz'[\s\S]*url: '\/readyz'/)
+      expect(read('src/http/meta/meta.ts')).toMatch(/url: '\/healthz'[\s\S]*url: '\/readyz'/)
       expect(read('src/main/job-worker.ts')).toContain("req.url !== '/metrics'")
     })
 
