@@ -125,11 +125,11 @@ describeRedis('job storage ledger on Redis (job-bytes.lua)', () => {
     // at its expires_at a record is expired (the API answers 404): the entry goes; the first call takes 1000
     expect(await ledger.read('ws_a', T)).toEqual({ workspace: 10, store: 17 })
     expect(await ledger.read('ws_a', T)).toEqual({ workspace: 0, store: 7 })
-    expect(await client.hexists('{expiry-jobs}:bytes:total', 'ws_a')).toBe(0)
+    expect(await client.hexists('expiry-jobs:{bytes}:total', 'ws_a')).toBe(0)
     expect(await ledger.read('ws_b', T)).toEqual({ workspace: 7, store: 7 })
     expect(await ledger.read('ws_b', T + 1)).toEqual({ workspace: 0, store: 0 })
-    expect(await client.zcard('{expiry-jobs}:bytes:expiry')).toBe(0)
-    expect(await client.hlen('{expiry-jobs}:bytes:size')).toBe(0)
+    expect(await client.zcard('expiry-jobs:{bytes}:expiry')).toBe(0)
+    expect(await client.hlen('expiry-jobs:{bytes}:size')).toBe(0)
   })
 
   it('takes the same decisions as the in-memory ledger (random operations)', async () => {

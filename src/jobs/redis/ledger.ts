@@ -11,7 +11,7 @@ export interface LedgerTotals {
 }
 
 // The job storage ledger on Redis (job-bytes.lua): one entry per job, totals per workspace and for the
-// store, beside BullMQ's keys (one hash tag).
+// store, beside BullMQ's keys, under a hash tag of their own ({bytes}: one cluster slot).
 export class JobLedger {
   #client: Redis | Cluster
   #keys: [string, string, string]
@@ -19,7 +19,8 @@ export class JobLedger {
   constructor(client: Redis | Cluster, prefix: string) {
     defineCommands(client, new URL('./', import.meta.url), ['anvilJobBytes'])
     this.#client = client
-    const at = `${bullPrefix(prefix)}:bytes`
+    // a hash tag of their own: the three keys share one cluster slot (the queues' names are tags too)
+    const at = `${bullPrefix(prefix)}:{bytes}`
     this.#keys = [`${at}:expiry`, `${at}:size`, `${at}:total`]
   }
 
