@@ -9,10 +9,13 @@ const SCRIPTS = {
   anvilEnsureField: { file: 'ensure-field.lua', numberOfKeys: 1 },
   anvilRefund: { file: 'refund.lua', numberOfKeys: 1 },
   anvilPageIds: { file: 'page-ids.lua', numberOfKeys: 1 },
+  anvilRenameField: { file: 'rename-field.lua', numberOfKeys: 1 },
+  anvilAddEndpointUsage: { file: 'add-endpoint-usage.lua', numberOfKeys: 2 },
   // variable key counts: the caller passes numkeys first
   anvilConsume: { file: 'consume.lua', numberOfKeys: undefined },
   anvilEnsureEnvironment: { file: 'ensure-environment.lua', numberOfKeys: undefined },
   anvilCreateKey: { file: 'create-key.lua', numberOfKeys: undefined },
+  anvilDeleteScope: { file: 'delete-scope.lua', numberOfKeys: undefined },
 } as const
 
 const sources = Object.fromEntries(
@@ -36,6 +39,17 @@ declare module 'ioredis' {
       ...keysThenArgs: (string | number)[]
     ): Result<string | null, Context>
     anvilCreateKey(numKeys: number, ...keysThenArgs: (string | number)[]): Result<number, Context>
+    anvilDeleteScope(
+      numKeys: number,
+      ...keysThenArgs: (string | number)[]
+    ): Result<(number | string)[], Context>
+    anvilRenameField(hash: string, id: string, name: string): Result<string | null, Context>
+    anvilAddEndpointUsage(
+      usage: string,
+      workspace: string,
+      expireMs: number,
+      ...fieldsAndIncrements: (string | number)[]
+    ): Result<number, Context>
   }
 }
 
