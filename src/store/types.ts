@@ -83,9 +83,12 @@ export interface Usage {
   daily: Record<string, number>
 }
 
-// What a delete did: nothing to delete, or refused because keys in it are live (not revoked, not
-// expired): they are named, and nothing was deleted.
-export type DeleteOutcome = { deleted: true } | { deleted: false; live: ApiKeyRecord[] } | undefined
+// What a delete did: deleted, with the ids of the keys that went with it; refused because keys in it are
+// live (not revoked, not expired), named, and nothing was deleted; undefined: nothing to delete.
+export type DeleteOutcome =
+  | { deleted: true; keys: string[] }
+  | { deleted: false; live: ApiKeyRecord[] }
+  | undefined
 
 // 'reset': events may have been missed (the invalidation channel was down), so drop every cached entry.
 export type StoreEvent = { type: 'key'; hash: string } | { type: 'workspace'; id: string } | { type: 'reset' }

@@ -486,7 +486,9 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect(refused).toEqual({ deleted: false, live: [record] })
       expect(await s.listEnvironments(project.id)).toHaveLength(2)
       await s.updateKey(record.id, { revoked_at: new Date(T0).toISOString() })
-      expect(await s.deleteEnvironment(project.id, env.id)).toEqual({ deleted: true })
+      const deleted = await s.deleteEnvironment(project.id, env.id)
+      expect(deleted).toMatchObject({ deleted: true })
+      expect((deleted as { keys: string[] }).keys.sort()).toEqual([record.id, expired.record.id].sort())
       expect((await s.listEnvironments(project.id)).map((e) => e.id)).toEqual([staging.id])
       for (const gone of [record, expired.record]) expect(await s.getKey(gone.id)).toBeUndefined()
       expect(await s.lookupKey(hashKey(raw))).toBeUndefined()
@@ -500,7 +502,7 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       const other = await s.createWorkspace({ name: 'o', plan: 'free' })
       expect(await s.deleteProject(other.id, project.id)).toBeUndefined()
       await s.updateKey(kept.record.id, { revoked_at: new Date(T0).toISOString() })
-      expect(await s.deleteProject(ws.id, project.id)).toEqual({ deleted: true })
+      expect(await s.deleteProject(ws.id, project.id)).toEqual({ deleted: true, keys: [kept.record.id] })
       expect(await s.listProjects(ws.id)).toEqual([])
       expect(await s.listEnvironments(project.id)).toEqual([])
       expect(await s.listKeys(ws.id)).toEqual([])
@@ -514,7 +516,7 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       const a = await s.ensureProject(ws.id, 'a')
       await s.ensureEnvironment(a.id, 'one', 'live', 3)
       await s.ensureEnvironment(a.id, 'two', 'live', 3)
-      expect(await s.deleteProject(ws.id, a.id)).toEqual({ deleted: true })
+      expect(await s.deleteProject(ws.id, a.id)).toMatchObject({ deleted: true })
       // the same number of projects, not the same projects: c's environments count, a's do not
       const b = await s.ensureProject(ws.id, 'b')
       const c = await s.ensureProject(ws.id, 'c')
@@ -524,13 +526,13 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       await expect(s.ensureEnvironment(b.id, 'two', 'live', 3)).rejects.toMatchObject({
         details: { limit: 'max_environments', max: 3 },
       })
-      expect(await s.deleteProject(ws.id, b.id)).toEqual({ deleted: true })
+      expect(await s.deleteProject(ws.id, b.id)).toMatchObject({ deleted: true })
       // a revoked key deleted with its environment: the two new keys fill a cap of 2, a third is refused
       const gone = await newKey(s, ws.id)
       await s.updateKey(gone.record.id, { revoked_at: new Date(T0).toISOString() })
       const project = await s.ensureProject(ws.id, 'default')
       const env = await s.ensureEnvironment(project.id, 'production', 'live')
-      expect(await s.deleteEnvironment(project.id, env.id)).toEqual({ deleted: true })
+      expect(await s.deleteEnvironment(project.id, env.id)).toMatchObject({ deleted: true })
       const make = async () => {
         const p = await s.ensureProject(ws.id, 'default')
         const e = await s.ensureEnvironment(p.id, 'production', 'live')
@@ -572,7 +574,7 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       const stop = s.subscribe((e) => {
         if (e.type !== 'reset') events.push(e)
       })
-      expect(await s.deleteWorkspace(ws.id)).toEqual({ deleted: true })
+      expect(await s.deleteWorkspace(ws.id)).toEqual({ deleted: true, keys: [record.id] })
       expect(events).toContainEqual({ type: 'workspace', id: ws.id })
       stop()
       expect(await s.getWorkspace(ws.id)).toBeUndefined()

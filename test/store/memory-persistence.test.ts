@@ -67,8 +67,8 @@ describe('embedded store persistence', () => {
     await a.addEndpointUsage('2026-05', new Map([[ws.id, new Map([['POST /v1/x', counts]])]]))
     await revokeApiKey(a, key.record.id, Date.now())
     const old = (await a.listEnvironments(project!.id)).find((e) => e.name === 'old')!
-    expect(await a.deleteEnvironment(project!.id, old.id)).toEqual({ deleted: true })
-    expect(await a.deleteWorkspace(doomed.id)).toEqual({ deleted: true })
+    expect(await a.deleteEnvironment(project!.id, old.id)).toMatchObject({ deleted: true })
+    expect(await a.deleteWorkspace(doomed.id)).toMatchObject({ deleted: true })
 
     const crashed = await mkdtemp(join(tmpdir(), 'anvil-store-'))
     for (const f of await readdir(dir))

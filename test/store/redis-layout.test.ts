@@ -119,7 +119,7 @@ describeRedis('Redis store layout and behaviour', () => {
     const ttl = await raw.pttl(`lay9:{ws:${ws.id}}:endpoints:2026-11`)
     expect(Math.abs(ttl - (Date.UTC(2026, 11, 1) - T0 + 400 * DAY))).toBeLessThan(5_000)
     await s.updateKey(key.id, { revoked_at: new Date(T0).toISOString() })
-    expect(await s.deleteWorkspace(ws.id)).toEqual({ deleted: true })
+    expect(await s.deleteWorkspace(ws.id)).toMatchObject({ deleted: true })
     expect(await raw.keys('lay9:*')).toEqual([])
   })
 

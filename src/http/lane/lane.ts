@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { startBodyDeadline } from '../hooks/body-deadline.ts'
 import type { CorsOptions } from '../hooks/cors.ts'
 import { corsSteps } from '../hooks/cors.ts'
+import { type EndpointUsageOptions, endpointUse } from '../hooks/endpoint-usage.ts'
 import { type KeyActivityOptions, keyUse } from '../hooks/key-activity.ts'
 import type { Recorder } from '../hooks/record.ts'
 import { compileLane, type Lane } from './compile.ts'
@@ -20,6 +21,7 @@ export interface LaneOptions {
   shapeAnswers: boolean
   recorder?: Recorder
   keyActivity?: KeyActivityOptions
+  endpointUsage?: EndpointUsageOptions
 }
 
 type Done = (err?: Error) => void
@@ -33,6 +35,7 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   const { bodyTimeoutMs, admissionWaitMs, recorder } = options
   const cors = corsSteps(app, options.cors)
   const touchKey = options.keyActivity ? keyUse(options.keyActivity) : undefined
+  const noteEndpoint = options.endpointUsage ? endpointUse(options.endpointUsage) : undefined
   app.decorateRequest('routeConfig', null as unknown as FastifyRequest['routeConfig'])
   app.decorateRequest('bodyDeadline', null)
 
@@ -77,10 +80,11 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   }
 
   app.addHook('onResponse', function leaveLane(request, reply, done) {
-    // record: metrics and the access line; "last used" for the key
+    // record: metrics and the access line; "last used" for the key; the workspace's per-endpoint usage
     const lane = request.routeConfig?.lane
     recorder?.record(request, reply, lane?.series)
     touchKey?.(request)
+    noteEndpoint?.(request, reply)
     // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded)
     const settle = lane?.rule?.settle
     if (settle === undefined) return done()

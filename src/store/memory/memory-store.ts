@@ -423,7 +423,7 @@ export class MemoryStore implements Store {
     ]
     for (const line of lines) this.#drop(line)
     await Promise.all(lines.map((line) => this.#persist(line)))
-    return { deleted: true }
+    return { deleted: true, keys: keys.map((k) => k.id) }
   }
 
   async deleteEnvironment(projectId: string, environmentId: string): Promise<DeleteOutcome> {

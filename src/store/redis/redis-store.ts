@@ -400,11 +400,13 @@ export class RedisStore implements Store {
       if (status === '0') return undefined
       if (status === '2') return { deleted: false, live: await this.getKeys(ws, rest) }
       const removals: Promise<number>[] = []
+      const keyIds: string[] = []
       for (let i = 0; i + 1 < rest.length; i += 2) {
+        keyIds.push(rest[i]!)
         removals.push(this.#client.del(k.keyWorkspace(rest[i]!)), this.#client.del(k.keyByHash(rest[i + 1]!)))
       }
       await Promise.all(removals)
-      return { deleted: true }
+      return { deleted: true, keys: keyIds }
     }
     throw contended()
   }
