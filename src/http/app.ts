@@ -133,6 +133,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     clock: runtime.clock,
     accounts: runtime.accounts,
     activity: runtime.keyActivity,
+    endpointUsage: runtime.endpointUsage,
+    jobs: runtime.jobs,
   })
   return app
 }

@@ -1,7 +1,9 @@
 import type { KeyActivity } from '../../accounts/key-activity.ts'
 import type { SessionManager } from '../../accounts/session.ts'
 import type { AccountStore, Session } from '../../accounts/store/types.ts'
+import type { JobService } from '../../jobs/service.ts'
 import type { PlanName, PlanTable } from '../../limits/plans.ts'
+import type { EndpointUsageRecorder } from '../../store/endpoint-usage.ts'
 import type { Store } from '../../store/types.ts'
 
 // What every console route and page is built with.
@@ -10,6 +12,10 @@ export interface ConsoleDeps {
   accounts: AccountStore
   sessions: SessionManager
   activity: KeyActivity
+  // per-endpoint usage, with what this gateway has not written to the store yet
+  endpointUsage: EndpointUsageRecorder
+  // a workspace with jobs queued or running is not deleted
+  jobs: Pick<JobService, 'list'>
   plans: PlanTable
   // plan of the workspaces people create here (CONSOLE_PLAN)
   defaultPlan: PlanName

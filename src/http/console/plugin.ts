@@ -4,6 +4,8 @@ import type { KeyActivity } from '../../accounts/key-activity.ts'
 import { SessionManager } from '../../accounts/session.ts'
 import type { AccountStore } from '../../accounts/store/types.ts'
 import type { Config } from '../../config.ts'
+import type { JobService } from '../../jobs/service.ts'
+import type { EndpointUsageRecorder } from '../../store/endpoint-usage.ts'
 import type { Store } from '../../store/types.ts'
 import type { HeaderName } from '../openapi/headers.ts'
 import { selfSignedCertPath } from '../tls.ts'
@@ -20,6 +22,8 @@ export interface ConsoleOptions {
   // opened and closed by the runtime (src/runtime.ts), like every connection the process holds
   accounts: AccountStore
   activity: KeyActivity
+  endpointUsage: EndpointUsageRecorder
+  jobs: Pick<JobService, 'list'>
 }
 
 // No inline script or style anywhere in the console: the one script and stylesheet come from
@@ -92,12 +96,14 @@ async function consoleScope(
 // The developer console: accounts, workspaces, projects, environments, keys and usage, served at
 // /console. Keys' "last used" times are recorded by a hook of the app (src/http/hooks/key-activity.ts).
 async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
-  const { store, config, clock, accounts, activity } = options
+  const { store, config, clock, accounts, activity, endpointUsage, jobs } = options
   const deps: ConsoleDeps = {
     store,
     accounts,
     sessions: new SessionManager(accounts, clock),
     activity,
+    endpointUsage,
+    jobs,
     plans: config.plans,
     defaultPlan: config.consolePlan,
     maxWorkspaces: config.consoleMaxWorkspaces,
