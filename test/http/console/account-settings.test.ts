@@ -90,7 +90,15 @@ describe('console API: change the password, delete the account', () => {
   it('deleting the account is refused while a workspace it owns has live keys; then everything goes', async () => {
     const c = await start()
     const other = await tenant(t.app, 'other@example.com', '198.51.100.30')
+    // the first workspace has no live key, the newer one has: whatever their order, nothing may go
+    await c.call('POST', `/console/api/workspaces/${me.workspaceId}/keys/${me.keyId}/revoke`)
     const side = (await c.call('POST', '/console/api/workspaces', { name: 'Side' })).json().data
+    const sideProjects = (await c.call('GET', `/console/api/workspaces/${side.id}/projects`)).json().data.data
+    const sideKey = (
+      await c.call('POST', `/console/api/workspaces/${side.id}/keys`, {
+        environment_id: sideProjects[0].environments[0].id,
+      })
+    ).json().data
     expect((await c.call('POST', '/console/api/account/delete', { password: 'wrong one!' })).statusCode).toBe(
       400,
     )
@@ -98,13 +106,14 @@ describe('console API: change the password, delete the account', () => {
     expect(refused.statusCode).toBe(409)
     expect(refused.json().error).toMatchObject({
       code: 'ERR_CONFLICT',
-      details: { reason: 'live_keys', count: 1, live_keys: [{ id: me.keyId }] },
+      details: { reason: 'live_keys', count: 1, live_keys: [{ id: sideKey.id }] },
     })
-    expect(refused.json().error.message).toMatch(/^This workspace \(Acme\) has 1 live key/)
-    // nothing was deleted: not the empty workspace either
+    expect(refused.json().error.message).toMatch(/^This workspace \(Side\) has 1 live key/)
+    // nothing was deleted: not the workspace without live keys either
     expect((await c.call('GET', '/console/api/workspaces')).json().data.data).toHaveLength(2)
+    expect(await t.runtime.store.getWorkspace(me.workspaceId)).toBeDefined()
 
-    await c.call('POST', `/console/api/workspaces/${me.workspaceId}/keys/${me.keyId}/revoke`)
+    await c.call('POST', `/console/api/workspaces/${side.id}/keys/${sideKey.id}/revoke`)
     const deleted = await c.call('POST', '/console/api/account/delete', { password: PASSWORD })
     expect(deleted.statusCode).toBe(200)
     expect(deleted.json().data).toEqual({ id: c.userId, deleted: true })
