@@ -132,6 +132,24 @@ describe('console API: rename and delete workspaces, projects and environments',
     expect(expiring.statusCode).toBe(200)
   })
 
+  it('a refusal names at most 10 live keys and counts them all', async () => {
+    const c = await start()
+    // the fixture's key and 9 more: 10, all named
+    for (let i = 0; i < 9; i++) await c.call('POST', `${ws()}/keys`, { environment_id: me.environmentId })
+    const ten = (await c.call('DELETE', environment())).json().error
+    expect(ten.details.count).toBe(10)
+    expect(ten.details.live_keys).toHaveLength(10)
+    expect(ten.message).toMatch(
+      /has 10 live keys, (anvil_live_\w+…(?: \(main\))?, ){9}anvil_live_\w+…(?: \(main\))?: revoke them/,
+    )
+    // one past it: the 11th is counted, not named
+    await c.call('POST', `${ws()}/keys`, { environment_id: me.environmentId })
+    const eleven = (await c.call('DELETE', environment())).json().error
+    expect(eleven.details.count).toBe(11)
+    expect(eleven.details.live_keys).toHaveLength(10)
+    expect(eleven.message).toContain(' and 1 more: revoke them first')
+  })
+
   it('a project goes with its environments; the usage of the month keeps the deleted keys together', async () => {
     const c = await start()
     expect((await callV1(me.key)).statusCode).toBe(200)
