@@ -20,6 +20,7 @@ import { type LogSink, openLogSink } from './observability/logger.ts'
 import { createMetrics, createProcessRegistry, type Metrics } from './observability/metrics.ts'
 import { createRedisMetrics, registerRedisUp } from './observability/redis-metrics.ts'
 import { CATALOG, type Catalog } from './ops/catalog.ts'
+import { EndpointUsageRecorder } from './store/endpoint-usage.ts'
 import { openStore, type StoreSettings } from './store/open.ts'
 import type { RedisTarget } from './store/redis/client.ts'
 import type { Store } from './store/types.ts'
@@ -53,6 +54,8 @@ export interface Runtime {
   // "last used" times the gateway records into it
   accounts: AccountStore
   keyActivity: KeyActivity
+  // each workspace's answers and latencies per endpoint, for the console's usage page, batched into the store
+  endpointUsage: EndpointUsageRecorder
   // OpenTelemetry tracing, when an OTLP endpoint is configured (the store, dispatcher, stream runner and
   // jobs above are then its traced decorators; src/http/hooks/trace.ts opens a span per request, and the
   // access plugin wraps its rules in an authentication span)
@@ -153,6 +156,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
   const jobs = tracing ? tracing.traceJobs(untracedJobs) : untracedJobs
   const accounts = await openAccountStore(where, { clock, observer: metrics.redis })
   const keyActivity = new KeyActivity(accounts)
+  const endpointUsage = new EndpointUsageRecorder(store)
   return {
     config,
     catalog,
@@ -166,6 +170,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     jobs,
     accounts,
     keyActivity,
+    endpointUsage,
     tracing,
     clock,
     async ready() {
@@ -175,6 +180,7 @@ export async function openRuntime(config: Config, overrides: RuntimeOverrides = 
     async close() {
       verifier.close()
       await keyActivity.close()
+      await endpointUsage.close()
       await accounts.close()
       await jobs.close()
       await pools.close()

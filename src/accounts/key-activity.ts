@@ -41,6 +41,12 @@ export class KeyActivity {
     return stored
   }
 
+  // keys deleted: their times go, pending or stored
+  async forget(keyIds: readonly string[]): Promise<void> {
+    for (const id of keyIds) this.#pending.delete(id)
+    await this.#accounts.forgetKeyUse(keyIds)
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#timer)
     await this.flush()

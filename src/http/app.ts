@@ -110,6 +110,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       accessLog: (options.accessLog ?? true) ? createAccessLog(app.log) : undefined,
     }),
     keyActivity: { activity: runtime.keyActivity, clock: runtime.clock },
+    endpointUsage: { recorder: runtime.endpointUsage, clock: runtime.clock },
   })
   // hooks of its own on each route that declares it, and on no other
   await app.register(idempotency, {
@@ -133,6 +134,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     clock: runtime.clock,
     accounts: runtime.accounts,
     activity: runtime.keyActivity,
+    endpointUsage: runtime.endpointUsage,
     jobs: runtime.jobs,
   })
   return app

@@ -1,6 +1,7 @@
 import type { Charge, ConsumeRequest, LimitDecision } from '../limits/decision.ts'
 import type { Family } from '../limits/families.ts'
 import type { PlanName, PlanOverrides } from '../limits/plans.ts'
+import type { EndpointBatch, EndpointCounts } from './endpoint-usage.ts'
 
 // A key's mode, and so its environment's: live keys for production traffic, test keys for the rest.
 export type KeyMode = 'live' | 'test'
@@ -82,6 +83,13 @@ export interface Usage {
   daily: Record<string, number>
 }
 
+// What a delete did: deleted, with the ids of the keys that went with it; refused because keys in it are
+// live (not revoked, not expired), named, and nothing was deleted; undefined: nothing to delete.
+export type DeleteOutcome =
+  | { deleted: true; keys: string[] }
+  | { deleted: false; live: ApiKeyRecord[] }
+  | undefined
+
 // 'reset': events may have been missed (the invalidation channel was down), so drop every cached entry.
 export type StoreEvent = { type: 'key'; hash: string } | { type: 'workspace'; id: string } | { type: 'reset' }
 
@@ -153,7 +161,7 @@ export interface Store {
   getWorkspace(id: string): Promise<Workspace | undefined>
   updateWorkspace(
     id: string,
-    patch: { plan?: PlanName; overrides?: PlanOverrides },
+    patch: { name?: string; plan?: PlanName; overrides?: PlanOverrides },
   ): Promise<Workspace | undefined>
   listWorkspaces(): Promise<Workspace[]>
   // First start: true for exactly one caller ever, so gateways booting together on an empty store create
@@ -167,6 +175,25 @@ export interface Store {
   ensureEnvironment(projectId: string, name: string, mode: KeyMode, max?: number): Promise<Environment>
   listProjects(workspaceId: string): Promise<Project[]>
   listEnvironments(projectId: string): Promise<Environment[]>
+  // Renames, checked and changed in one step: 'name_taken' when another project of the workspace
+  // (environment of the project) has the name; undefined when there is no such project (environment).
+  renameProject(
+    workspaceId: string,
+    projectId: string,
+    name: string,
+  ): Promise<Project | 'name_taken' | undefined>
+  renameEnvironment(
+    projectId: string,
+    environmentId: string,
+    name: string,
+  ): Promise<Environment | 'name_taken' | undefined>
+  // Deletes an environment, a project (its environments with it) or a workspace (everything it holds,
+  // usage included) and the keys in it, unless one of those keys is live (not revoked, not expired):
+  // then nothing is deleted and the live keys are answered. The check and the delete are one step (Lua on
+  // Redis, one event-loop turn in memory), so a key created meanwhile is either seen or not deleted.
+  deleteEnvironment(projectId: string, environmentId: string): Promise<DeleteOutcome>
+  deleteProject(workspaceId: string, projectId: string): Promise<DeleteOutcome>
+  deleteWorkspace(workspaceId: string): Promise<DeleteOutcome>
 
   // With `max`: throws 409 ERR_CONFLICT {limit: 'max_keys', max} when the workspace already has max live
   // (not revoked, not expired) keys, checked and created atomically.
@@ -187,6 +214,10 @@ export interface Store {
   // counts and the day's count, never below zero. Rate tokens are not given back.
   refund(charge: Charge): Promise<void>
   usage(workspaceId: string, month?: string): Promise<Usage>
+  // Per-endpoint answers and latencies (src/store/endpoint-usage.ts): a batch of counts to add, by
+  // workspace then endpoint, for one month; and one workspace-month's totals.
+  addEndpointUsage(month: string, batch: EndpointBatch): Promise<void>
+  endpointUsage(workspaceId: string, month: string): Promise<Record<string, EndpointCounts>>
 
   // Pages of the lists, newest first, from ordered structures (a ZSET by creation time on Redis).
   pageWorkspaces(page: PageRequest): Promise<Page<Workspace> | undefined>

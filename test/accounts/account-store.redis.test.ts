@@ -6,6 +6,7 @@ import type { Session } from '../../src/accounts/store/types.ts'
 import { describeRedis, type RedisServer, startRedis } from '../helpers/redis-server.ts'
 import { expectBackoffSemantics } from '../http/console/backoff-contract.ts'
 import { expectMembershipPages, expectOwnedCap } from './memberships-contract.ts'
+import { expectPeopleChanges } from './people-contract.ts'
 
 function session(id: string, userId: string, expiresAt: number): Session {
   const now = new Date().toISOString()
@@ -30,6 +31,10 @@ describeRedis('Redis account store', () => {
   afterAll(async () => {
     await store?.close()
     await redis?.stop()
+  })
+
+  it("changes a password, ends a person's sessions, deletes a person and forgets deleted keys' use", async () => {
+    await expectPeopleChanges(store, 'people@example.com', Date.now())
   })
 
   it('claims an email once, atomically', async () => {

@@ -6,6 +6,7 @@ import { ACCOUNTS_FILE, MemoryAccountStore } from '../../src/accounts/store/memo
 import type { Session } from '../../src/accounts/store/types.ts'
 import { expectBackoffSemantics } from '../http/console/backoff-contract.ts'
 import { expectMembershipPages, expectOwnedCap } from './memberships-contract.ts'
+import { expectPeopleChanges } from './people-contract.ts'
 
 const T0 = Date.UTC(2026, 2, 1, 12)
 
@@ -44,6 +45,12 @@ describe('memory account store', () => {
       has_more: false,
     })
     await second.close()
+  })
+
+  it("changes a password, ends a person's sessions, deletes a person and forgets deleted keys' use", async () => {
+    const store = await MemoryAccountStore.open({ dataDir: null, clock: () => T0 })
+    await expectPeopleChanges(store, 'people@example.com', T0)
+    await store.close()
   })
 
   it('claims an email once', async () => {

@@ -32,6 +32,16 @@ const GIVEN = new Set([
   'PROJECT_ID',
   'ENVIRONMENT_ID',
   'QUEUED_JOB_ID',
+  // what the console's rename and delete examples change (docs/examples/console.md): a workspace and a
+  // project with an environment that hold no key, and the sessions of two accounts whose sessions the
+  // password change and the account deletion end
+  'SPARE_WORKSPACE_ID',
+  'SPARE_PROJECT_ID',
+  'SPARE_ENVIRONMENT_ID',
+  'RENEWING_SESSION',
+  'RENEWING_CSRF',
+  'LEAVING_SESSION',
+  'LEAVING_CSRF',
 ])
 
 describe('shell examples of README.md and docs/ (lint)', () => {

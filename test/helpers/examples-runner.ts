@@ -63,6 +63,30 @@ export async function prepareWorld(t: TestApp): Promise<ExampleWorld> {
     ca,
   })
   const environmentId = env.json<{ data: { id: string } }>().data.id
+  // what the rename and delete examples change: a workspace, and a project with an environment, none
+  // holding a key; and two more accounts, one to change its password, one to delete
+  const post = async (path: string, body: unknown) =>
+    (await h1Request(t.url, { method: 'POST', path, headers: auth, body: JSON.stringify(body), ca })).json<{
+      data: { id: string }
+    }>().data.id
+  const spareWorkspaceId = await post('/console/api/workspaces', { name: 'Side project' })
+  const spareProjectId = await post(`/console/api/workspaces/${workspaceId}/projects`, { name: 'Spare' })
+  const spareEnvironmentId = await post(
+    `/console/api/workspaces/${workspaceId}/projects/${spareProjectId}/environments`,
+    { name: 'preview', mode: 'test' },
+  )
+  const account = async (email: string) => {
+    const res = await h1Request(t.url, {
+      method: 'POST',
+      path: '/console/api/signup',
+      headers: json,
+      body: JSON.stringify({ email, password: 'a long enough password', workspace_name: 'Elsewhere' }),
+      ca,
+    })
+    return { session: cookieOf(res), csrf: res.json<{ data: { csrf_token: string } }>().data.csrf_token }
+  }
+  const renewing = await account('renewing@example.com')
+  const leaving = await account('leaving@example.com')
   const jobId = await finishedJob(t)
   const queuedJobId = await cancelledWhileQueued(t)
   const vars: Record<string, string> = {
@@ -75,6 +99,13 @@ export async function prepareWorld(t: TestApp): Promise<ExampleWorld> {
     ENVIRONMENT_ID: environmentId,
     JOB_ID: jobId,
     QUEUED_JOB_ID: queuedJobId,
+    SPARE_WORKSPACE_ID: spareWorkspaceId,
+    SPARE_PROJECT_ID: spareProjectId,
+    SPARE_ENVIRONMENT_ID: spareEnvironmentId,
+    RENEWING_SESSION: renewing.session,
+    RENEWING_CSRF: renewing.csrf,
+    LEAVING_SESSION: leaving.session,
+    LEAVING_CSRF: leaving.csrf,
   }
   const world: ExampleWorld = {
     t,

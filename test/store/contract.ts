@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { generateKey, hashKey, keyPrefix } from '../../src/keys/format.ts'
+import { type EndpointCounts, emptyEndpointCounts } from '../../src/store/endpoint-usage.ts'
 import {
   type ConsumeRequest,
   keptBytes,
@@ -16,6 +17,19 @@ export interface StoreUnderTest {
 }
 
 const T0 = Date.UTC(2026, 10, 30, 23, 59, 0)
+
+// an endpoint's counts: answers by outcome, and [bucket, answers] of its latency histogram
+function counts(
+  ok: number,
+  client: number,
+  server: number,
+  buckets: [number, number][] = [],
+): EndpointCounts {
+  const c = emptyEndpointCounts()
+  Object.assign(c, { ok, client_errors: client, server_errors: server })
+  for (const [i, n] of buckets) c.latency[i] = n
+  return c
+}
 
 export function storeContract(name: string, subject: StoreUnderTest): void {
   describe(`Store contract: ${name}`, () => {
@@ -430,6 +444,202 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       const links = await s.rotatedFrom(ws, [a.record.id, b.record.id, c.record.id])
       expect([...links]).toEqual([[b.record.id, a.record.id]])
       expect(await s.rotatedFrom(other, [b.record.id])).toEqual(new Map())
+    })
+
+    it('renames a workspace, a project and an environment; a name taken in the same scope is refused', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const renamed = await s.updateWorkspace(ws.id, { name: 'Renamed' })
+      expect(renamed).toEqual({ ...ws, name: 'Renamed' })
+      expect(await s.getWorkspace(ws.id)).toEqual(renamed)
+      const a = await s.ensureProject(ws.id, 'a')
+      const b = await s.ensureProject(ws.id, 'b')
+      expect(await s.renameProject(ws.id, a.id, 'b')).toBe('name_taken')
+      expect(await s.renameProject(ws.id, a.id, 'a')).toEqual(a)
+      const aa = await s.renameProject(ws.id, a.id, 'alpha')
+      expect(aa).toEqual({ ...a, name: 'alpha' })
+      expect((await s.listProjects(ws.id)).map((p) => p.name).sort()).toEqual(['alpha', 'b'])
+      // the old name is free again, and get-or-create by the new name finds the renamed project
+      expect((await s.ensureProject(ws.id, 'alpha')).id).toBe(a.id)
+      expect((await s.ensureProject(ws.id, 'a')).id).not.toBe(a.id)
+      const other = await s.createWorkspace({ name: 'o', plan: 'free' })
+      expect(await s.renameProject(other.id, b.id, 'x')).toBeUndefined()
+      expect(await s.renameProject(ws.id, 'prj_missing', 'x')).toBeUndefined()
+
+      const prod = await s.ensureEnvironment(a.id, 'production', 'live')
+      await s.ensureEnvironment(a.id, 'staging', 'test')
+      const elsewhere = await s.ensureEnvironment(b.id, 'prod', 'live')
+      expect(await s.renameEnvironment(a.id, prod.id, 'staging')).toBe('name_taken')
+      // the same name in another project is not taken
+      expect(await s.renameEnvironment(a.id, prod.id, 'prod')).toEqual({ ...prod, name: 'prod' })
+      expect((await s.listEnvironments(a.id)).map((e) => e.name).sort()).toEqual(['prod', 'staging'])
+      expect((await s.ensureEnvironment(a.id, 'prod', 'test')).id).toBe(prod.id)
+      expect(await s.renameEnvironment(a.id, elsewhere.id, 'x')).toBeUndefined()
+      expect(await s.renameEnvironment('prj_missing', prod.id, 'x')).toBeUndefined()
+    })
+
+    it('deletes an environment or a project with its keys, refused while one of them is live', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const { raw, record } = await newKey(s, ws.id)
+      const project = await s.ensureProject(ws.id, 'default')
+      const env = await s.ensureEnvironment(project.id, 'production', 'live')
+      const staging = await s.ensureEnvironment(project.id, 'staging', 'test')
+      const kept = await newKey(s, ws.id, { environment_id: staging.id, mode: 'test' })
+      // an expired key is not live, a revoked one neither; the live one refuses, and nothing changes
+      const expired = await newKey(s, ws.id, { expires_at: new Date(T0 - 1).toISOString() })
+      const refused = await s.deleteEnvironment(project.id, env.id)
+      expect(refused).toEqual({ deleted: false, live: [record] })
+      expect(await s.listEnvironments(project.id)).toHaveLength(2)
+      await s.updateKey(record.id, { revoked_at: new Date(T0).toISOString() })
+      const deleted = await s.deleteEnvironment(project.id, env.id)
+      expect(deleted).toMatchObject({ deleted: true })
+      expect((deleted as { keys: string[] }).keys.sort()).toEqual([record.id, expired.record.id].sort())
+      expect((await s.listEnvironments(project.id)).map((e) => e.id)).toEqual([staging.id])
+      for (const gone of [record, expired.record]) expect(await s.getKey(gone.id)).toBeUndefined()
+      expect(await s.lookupKey(hashKey(raw))).toBeUndefined()
+      expect((await s.listKeys(ws.id)).map((k) => k.id)).toEqual([kept.record.id])
+      expect((await s.pageKeys(ws.id, { limit: 10 }))!.data.map((k) => k.id)).toEqual([kept.record.id])
+      expect(await s.deleteEnvironment(project.id, env.id)).toBeUndefined()
+      expect(await s.deleteEnvironment('prj_missing', staging.id)).toBeUndefined()
+
+      // a project goes with its environments, refused while a key in any of them is live
+      expect(await s.deleteProject(ws.id, project.id)).toEqual({ deleted: false, live: [kept.record] })
+      const other = await s.createWorkspace({ name: 'o', plan: 'free' })
+      expect(await s.deleteProject(other.id, project.id)).toBeUndefined()
+      await s.updateKey(kept.record.id, { revoked_at: new Date(T0).toISOString() })
+      expect(await s.deleteProject(ws.id, project.id)).toEqual({ deleted: true, keys: [kept.record.id] })
+      expect(await s.listProjects(ws.id)).toEqual([])
+      expect(await s.listEnvironments(project.id)).toEqual([])
+      expect(await s.listKeys(ws.id)).toEqual([])
+      // the name can be used again: a new project, a new id
+      expect((await s.ensureProject(ws.id, 'default')).id).not.toBe(project.id)
+    })
+
+    it('caps stay exact across deletes: a deleted project or key is not counted, a new one is', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const a = await s.ensureProject(ws.id, 'a')
+      await s.ensureEnvironment(a.id, 'one', 'live', 3)
+      await s.ensureEnvironment(a.id, 'two', 'live', 3)
+      expect(await s.deleteProject(ws.id, a.id)).toMatchObject({ deleted: true })
+      // the same number of projects, not the same projects: c's environments count, a's do not
+      const b = await s.ensureProject(ws.id, 'b')
+      const c = await s.ensureProject(ws.id, 'c')
+      await s.ensureEnvironment(b.id, 'one', 'live', 3)
+      await s.ensureEnvironment(c.id, 'one', 'live', 3)
+      await s.ensureEnvironment(c.id, 'two', 'live', 3)
+      await expect(s.ensureEnvironment(b.id, 'two', 'live', 3)).rejects.toMatchObject({
+        details: { limit: 'max_environments', max: 3 },
+      })
+      expect(await s.deleteProject(ws.id, b.id)).toMatchObject({ deleted: true })
+      // a revoked key deleted with its environment: the two new keys fill a cap of 2, a third is refused
+      const gone = await newKey(s, ws.id)
+      await s.updateKey(gone.record.id, { revoked_at: new Date(T0).toISOString() })
+      const project = await s.ensureProject(ws.id, 'default')
+      const env = await s.ensureEnvironment(project.id, 'production', 'live')
+      expect(await s.deleteEnvironment(project.id, env.id)).toMatchObject({ deleted: true })
+      const make = async () => {
+        const p = await s.ensureProject(ws.id, 'default')
+        const e = await s.ensureEnvironment(p.id, 'production', 'live')
+        const k = generateKey('live')
+        return s.createKey(
+          {
+            workspace_id: ws.id,
+            project_id: p.id,
+            environment_id: e.id,
+            mode: 'live',
+            hash: hashKey(k),
+            prefix: keyPrefix(k),
+            name: null,
+            families: null,
+            allowed_cidrs: null,
+            expires_at: null,
+            monthly_quota: null,
+          },
+          2,
+        )
+      }
+      await make()
+      await make()
+      await expect(make()).rejects.toMatchObject({ details: { limit: 'max_keys', max: 2 } })
+    })
+
+    it('deletes a workspace with everything it holds, refused while a key is live; subscribers hear of it', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const stay = await s.createWorkspace({ name: 'stay', plan: 'free' })
+      const { raw, record } = await newKey(s, ws.id)
+      const stayKey = await newKey(s, stay.id)
+      await s.consume(limits(ws.id, record.id))
+      await s.addEndpointUsage('2026-11', new Map([[ws.id, new Map([['POST /v1/x', counts(1, 0, 0)]])]]))
+      expect(await s.deleteWorkspace(ws.id)).toEqual({ deleted: false, live: [record] })
+      expect(await s.getWorkspace(ws.id)).toEqual(ws)
+      await s.updateKey(record.id, { revoked_at: new Date(T0).toISOString() })
+      const events: StoreEvent[] = []
+      const stop = s.subscribe((e) => {
+        if (e.type !== 'reset') events.push(e)
+      })
+      expect(await s.deleteWorkspace(ws.id)).toEqual({ deleted: true, keys: [record.id] })
+      expect(events).toContainEqual({ type: 'workspace', id: ws.id })
+      stop()
+      expect(await s.getWorkspace(ws.id)).toBeUndefined()
+      expect((await s.listWorkspaces()).map((w) => w.id)).toEqual([stay.id])
+      expect((await s.pageWorkspaces({ limit: 10 }))!.data.map((w) => w.id)).toEqual([stay.id])
+      expect(await s.listProjects(ws.id)).toEqual([])
+      expect(await s.getKey(record.id)).toBeUndefined()
+      expect(await s.lookupKey(hashKey(raw))).toBeUndefined()
+      expect((await s.usage(ws.id, '2026-11')).workspace.requests).toBe(0)
+      expect(await s.endpointUsage(ws.id, '2026-11')).toEqual({})
+      expect(await s.deleteWorkspace(ws.id)).toBeUndefined()
+      // a flush that arrives after the delete does not bring the workspace's counts back
+      await s.addEndpointUsage('2026-11', new Map([[ws.id, new Map([['POST /v1/x', counts(1, 0, 0)]])]]))
+      expect(await s.endpointUsage(ws.id, '2026-11')).toEqual({})
+      // the other workspace is untouched
+      expect((await s.lookupKey(stayKey.record.hash))?.key.id).toBe(stayKey.record.id)
+    })
+
+    it('endpoint usage: batches add up per workspace, endpoint and month', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const other = await s.createWorkspace({ name: 'o', plan: 'free' })
+      expect(await s.endpointUsage(ws.id, '2026-11')).toEqual({})
+      const batch = (n: number) =>
+        new Map([
+          [
+            ws.id,
+            new Map([
+              [
+                'POST /v1/hash/:algorithm',
+                counts(n, 2, 1, [
+                  [0, n],
+                  [11, 3],
+                ]),
+              ],
+              ['GET /v1/jobs/:id', counts(1, 0, 0, [[3, 1]])],
+            ]),
+          ],
+          [other.id, new Map([['POST /v1/hash/:algorithm', counts(7, 0, 0, [[2, 7]])]])],
+        ])
+      await s.addEndpointUsage('2026-11', batch(5))
+      await s.addEndpointUsage('2026-11', batch(10))
+      await s.addEndpointUsage('2026-12', batch(1))
+      expect(await s.endpointUsage(ws.id, '2026-11')).toEqual({
+        'POST /v1/hash/:algorithm': counts(15, 4, 2, [
+          [0, 15],
+          [11, 6],
+        ]),
+        'GET /v1/jobs/:id': counts(2, 0, 0, [[3, 2]]),
+      })
+      expect((await s.endpointUsage(ws.id, '2026-12'))['POST /v1/hash/:algorithm']).toEqual(
+        counts(1, 2, 1, [
+          [0, 1],
+          [11, 3],
+        ]),
+      )
+      expect(await s.endpointUsage(other.id, '2026-11')).toEqual({
+        'POST /v1/hash/:algorithm': counts(14, 0, 0, [[2, 14]]),
+      })
     })
 
     it('idempotency records: the first begin takes the key, later ones see it; finish keeps, release frees', async () => {

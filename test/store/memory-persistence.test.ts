@@ -1,9 +1,10 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hashKey } from '../../src/keys/format.ts'
 import { createApiKey, revokeApiKey } from '../../src/keys/service.ts'
+import { emptyEndpointCounts } from '../../src/store/endpoint-usage.ts'
 import { MemoryStore } from '../../src/store/memory/memory-store.ts'
 
 describe('embedded store persistence', () => {
@@ -43,6 +44,52 @@ describe('embedded store persistence', () => {
     expect((await b.usage(ws.id)).workspace.requests).toBe(1)
     expect(await b.listProjects(ws.id)).toHaveLength(1)
     await b.close()
+  })
+
+  // The log lines of renames, deletes and endpoint counts, replayed on a copy of the files taken while the
+  // store is open (as after a crash: no snapshot at close), then the snapshot written at close.
+  it('renames, deletes and endpoint counts survive a restart, from the log and from the snapshot', async () => {
+    const a = await MemoryStore.open({ dataDir: dir })
+    const ws = await a.createWorkspace({ name: 'acme', plan: 'pro' })
+    const doomed = await a.createWorkspace({ name: 'doomed', plan: 'free' })
+    const key = await createApiKey(a, { workspace_id: ws.id, project: 'app', environment: 'old' })
+    const kept = await createApiKey(a, { workspace_id: ws.id, project: 'app', environment: 'production' })
+    if (!key.ok || !kept.ok) throw new Error('create failed')
+    await a.compact()
+    await a.updateWorkspace(ws.id, { name: 'Acme Inc' })
+    const [project] = await a.listProjects(ws.id)
+    await a.renameProject(ws.id, project!.id, 'web')
+    const prod = (await a.listEnvironments(project!.id)).find((e) => e.name === 'production')!
+    await a.renameEnvironment(project!.id, prod.id, 'live')
+    const counts = emptyEndpointCounts()
+    counts.ok = 3
+    counts.latency[1] = 3
+    await a.addEndpointUsage('2026-05', new Map([[ws.id, new Map([['POST /v1/x', counts]])]]))
+    await revokeApiKey(a, key.record.id, Date.now())
+    const old = (await a.listEnvironments(project!.id)).find((e) => e.name === 'old')!
+    expect(await a.deleteEnvironment(project!.id, old.id)).toMatchObject({ deleted: true })
+    expect(await a.deleteWorkspace(doomed.id)).toMatchObject({ deleted: true })
+
+    const crashed = await mkdtemp(join(tmpdir(), 'anvil-store-'))
+    for (const f of await readdir(dir))
+      if (f.startsWith('store.')) await copyFile(join(dir, f), join(crashed, f))
+    await a.close()
+    try {
+      for (const at of [crashed, dir]) {
+        const b = await MemoryStore.open({ dataDir: at })
+        expect((await b.getWorkspace(ws.id))?.name).toBe('Acme Inc')
+        expect(await b.getWorkspace(doomed.id)).toBeUndefined()
+        expect((await b.listProjects(ws.id)).map((p) => p.name)).toEqual(['web'])
+        expect((await b.listEnvironments(project!.id)).map((e) => e.name)).toEqual(['live'])
+        expect(await b.getKey(key.record.id)).toBeUndefined()
+        expect(await b.lookupKey(hashKey(key.key))).toBeUndefined()
+        expect((await b.lookupKey(hashKey(kept.key)))?.key.id).toBe(kept.record.id)
+        expect((await b.endpointUsage(ws.id, '2026-05'))['POST /v1/x']).toEqual(counts)
+        await b.close()
+      }
+    } finally {
+      await rm(crashed, { recursive: true, force: true })
+    }
   })
 
   it('concurrent changes all reach the file (writes are serialised and coalesced)', async () => {

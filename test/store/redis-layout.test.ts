@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { generateKey, hashKey, keyPrefix } from '../../src/keys/format.ts'
+import { emptyEndpointCounts } from '../../src/store/endpoint-usage.ts'
 import { RedisStore } from '../../src/store/redis/redis-store.ts'
 import { defineScripts } from '../../src/store/redis/scripts.ts'
 import { describeRedis, freePort, type RedisServer, startRedis } from '../helpers/redis-server.ts'
@@ -106,6 +107,57 @@ describeRedis('Redis store layout and behaviour', () => {
     const usageTtl = await raw.pttl(`lay2:{ws:${ws.id}}:usage:2026-11`)
     const expected = Date.UTC(2026, 11, 1) - T0 + 400 * DAY
     expect(Math.abs(usageTtl - expected)).toBeLessThan(5_000)
+  })
+
+  it('a deleted workspace leaves no key behind; endpoint counts are kept as long as usage', async () => {
+    const { ws, key, req, store: s } = await populated('lay9')
+    await s.consume(req)
+    const counts = emptyEndpointCounts()
+    counts.ok = 1
+    counts.latency[0] = 1
+    await s.addEndpointUsage('2026-11', new Map([[ws.id, new Map([['POST /v1/x', counts]])]]))
+    const ttl = await raw.pttl(`lay9:{ws:${ws.id}}:endpoints:2026-11`)
+    expect(Math.abs(ttl - (Date.UTC(2026, 11, 1) - T0 + 400 * DAY))).toBeLessThan(5_000)
+    await s.updateKey(key.id, { revoked_at: new Date(T0).toISOString() })
+    expect(await s.deleteWorkspace(ws.id)).toMatchObject({ deleted: true })
+    expect(await raw.keys('lay9:*')).toEqual([])
+  })
+
+  // What the scripts do when the caller's view is stale, which no sequence of store calls can show: a
+  // project deleted and another created between the list and the script (ensure-environment.lua), a key
+  // deleted and another created between the read of the set and the script (create-key.lua).
+  it('capped creates retry when the projects or keys they were handed are not the current ones', async () => {
+    const client = new Redis(server.url)
+    defineScripts(client)
+    try {
+      const p = 'lay10:{ws:w}'
+      await client.hset(
+        `${p}:projects`,
+        'b',
+        JSON.stringify({ id: 'prj_b' }),
+        'c',
+        JSON.stringify({ id: 'prj_c' }),
+      )
+      await client.hset(`${p}:envs:prj_c`, 'one', '{}', 'two', '{}')
+      // handed a (deleted) and b: as many projects as there are, not the same ones
+      const stale = [`${p}:projects`, `${p}:envs:prj_b`, `${p}:envs:prj_a`, `${p}:envs:prj_b`]
+      expect(await client.anvilEnsureEnvironment(stale.length, ...stale, 'x', '{}', 3)).toBeNull()
+      const fresh = [`${p}:projects`, `${p}:envs:prj_b`, `${p}:envs:prj_b`, `${p}:envs:prj_c`]
+      expect(await client.anvilEnsureEnvironment(fresh.length, ...fresh, 'x', '{}', 3)).toBe('{}')
+
+      await client.sadd(`${p}:keys`, 'key_new')
+      await client.hset(`${p}:key:key_new`, 'id', '"key_new"', 'revoked_at', 'null', 'expires_at', 'null')
+      const now = JSON.stringify(new Date(T0).toISOString())
+      const keys = (ids: string[]) => [`${p}:keys`, `${p}:key:key_x`, ...ids.map((id) => `${p}:key:${id}`)]
+      const gone = keys(['key_deleted'])
+      expect(await client.anvilCreateKey(gone.length, ...gone, 1, now, 'key_x', 'id', '"key_x"')).toBe(-1)
+      const current = keys(['key_new'])
+      expect(await client.anvilCreateKey(current.length, ...current, 1, now, 'key_x', 'id', '"key_x"')).toBe(
+        0,
+      )
+    } finally {
+      client.disconnect()
+    }
   })
 
   it('decides a request with exactly one command: one EVALSHA, nothing else', async () => {

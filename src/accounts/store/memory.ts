@@ -161,6 +161,24 @@ export class MemoryAccountStore implements AccountStore {
     return id === undefined ? undefined : this.getUser(id)
   }
 
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    const user = this.#users.get(userId)
+    if (!user) return
+    user.password_hash = passwordHash
+    await this.#persist()
+  }
+
+  async deleteUser(userId: string): Promise<void> {
+    const user = this.#users.get(userId)
+    if (!user) return
+    this.#users.delete(userId)
+    this.#userIdByEmail.delete(user.email)
+    for (const id of [...(this.#sessionsOf.get(userId) ?? [])]) this.#dropSession(id)
+    this.#memberships.delete(userId)
+    this.#membershipOrder.delete(userId)
+    await this.#persist()
+  }
+
   #keepSession(session: Session): void {
     this.#sessions.set(session.id, session)
     let mine = this.#sessionsOf.get(session.user_id)
@@ -208,6 +226,13 @@ export class MemoryAccountStore implements AccountStore {
 
   async deleteSession(id: string): Promise<void> {
     if (this.#dropSession(id)) await this.#persist()
+  }
+
+  async deleteSessionsOf(userId: string): Promise<number> {
+    const mine = [...(this.#sessionsOf.get(userId) ?? [])]
+    for (const id of mine) this.#dropSession(id)
+    if (mine.length > 0) await this.#persist()
+    return mine.length
   }
 
   // checked and added before the first await: one event-loop turn is this store's atomic step
@@ -291,5 +316,9 @@ export class MemoryAccountStore implements AccountStore {
       if (at !== undefined) out.set(id, at)
     }
     return out
+  }
+
+  async forgetKeyUse(keyIds: readonly string[]): Promise<void> {
+    for (const id of keyIds) if (this.#keyLastUsed.delete(id)) this.#dirty = true
   }
 }

@@ -119,6 +119,26 @@ export class RedisAccountStore implements AccountStore {
     return id ? this.getUser(id) : undefined
   }
 
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    const key = this.#key('user', userId)
+    if ((await this.#client.exists(key)) === 0) return
+    await this.#client.hset(key, 'password_hash', passwordHash)
+  }
+
+  // The email last: until then a sign-up with it is still refused, so nobody takes the address of an
+  // account that is half deleted.
+  async deleteUser(userId: string): Promise<void> {
+    const user = await this.getUser(userId)
+    if (!user) return
+    await this.deleteSessionsOf(userId)
+    await Promise.all([
+      this.#client.del(this.#key('members', userId)),
+      this.#client.del(this.#byTime(userId)),
+      this.#client.del(this.#key('user', userId)),
+    ])
+    await this.#client.del(this.#key('email', user.email))
+  }
+
   // console:sessions-of:<user id> (sorted set by creation time) names a person's sessions: past
   // maxPerPerson the oldest are ended. Two keys, so two steps (no script spans them on a cluster): parallel
   // sign-ins each trim to the bound, so the set ends within it.
@@ -164,6 +184,15 @@ export class RedisAccountStore implements AccountStore {
     const userId = await this.#client.hget(key, 'user_id')
     await this.#client.del(key)
     if (userId !== null) await this.#client.zrem(this.#key('sessions-of', userId), id)
+  }
+
+  // every session createSession recorded in the person's sorted set (one DEL each: different slots)
+  async deleteSessionsOf(userId: string): Promise<number> {
+    const mine = this.#key('sessions-of', userId)
+    const ids = await this.#client.zrange(mine, '0', '-1')
+    await Promise.all(ids.map((id) => this.#client.del(this.#key('session', id))))
+    await this.#client.del(mine)
+    return ids.length
   }
 
   // add-membership.lua counts the person's owned workspaces and adds in one step
@@ -265,5 +294,9 @@ export class RedisAccountStore implements AccountStore {
     const scores = await this.#client.zmscore(this.#key('last-used'), ...keyIds)
     for (const [i, score] of scores.entries()) if (score !== null) out.set(keyIds[i]!, Number(score))
     return out
+  }
+
+  async forgetKeyUse(keyIds: readonly string[]): Promise<void> {
+    if (keyIds.length > 0) await this.#client.zrem(this.#key('last-used'), ...keyIds)
   }
 }

@@ -69,6 +69,10 @@ export interface AccountStore {
   createUser(input: { email: string; password_hash: string }): Promise<User | undefined>
   getUser(id: string): Promise<User | undefined>
   findUserByEmail(email: string): Promise<User | undefined>
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>
+  // The person, their email (free to sign up again), sessions and memberships; their workspaces are the
+  // caller's to delete first (the gateway's store).
+  deleteUser(userId: string): Promise<void>
 
   // With `maxPerPerson`: the person's oldest sessions are ended while they have more than that, so
   // signing in again and again cannot make the store keep sessions without bound
@@ -77,6 +81,8 @@ export interface AccountStore {
   getSession(id: string, now: number): Promise<Session | undefined>
   touchSession(id: string, patch: Pick<Session, 'expires_at' | 'last_seen'>): Promise<void>
   deleteSession(id: string): Promise<void>
+  // Ends every session of the person (a password change, an account deleted); answers how many there were.
+  deleteSessionsOf(userId: string): Promise<number>
 
   // Adds the membership (a second add of the same one changes nothing). With `maxOwned`, an owner's
   // membership is refused (false) when the person already owns that many workspaces: counted and added
@@ -101,4 +107,6 @@ export interface AccountStore {
   // "Last used" per API key: merged keeping the latest time (ms) per key id.
   recordKeyUse(uses: ReadonlyMap<string, number>): Promise<void>
   keyLastUsed(keyIds: readonly string[]): Promise<Map<string, number>>
+  // keys deleted (with their environment, project or workspace): their times go too
+  forgetKeyUse(keyIds: readonly string[]): Promise<void>
 }

@@ -65,3 +65,13 @@ export async function ownedKey(
   if (!key || key.workspace_id !== workspace.id) throw notFound('key', keyId)
   return key
 }
+
+export async function ownedProjectEnvironment(
+  deps: ConsoleDeps,
+  project: Project,
+  environmentId: string,
+): Promise<Environment> {
+  const environment = (await deps.store.listEnvironments(project.id)).find((e) => e.id === environmentId)
+  if (!environment) throw notFound('environment', environmentId)
+  return environment
+}

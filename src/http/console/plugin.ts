@@ -5,6 +5,7 @@ import { SessionManager } from '../../accounts/session.ts'
 import type { AccountStore } from '../../accounts/store/types.ts'
 import type { Config } from '../../config.ts'
 import type { JobService } from '../../jobs/service.ts'
+import type { EndpointUsageRecorder } from '../../store/endpoint-usage.ts'
 import type { Store } from '../../store/types.ts'
 import type { HeaderName } from '../openapi/headers.ts'
 import { selfSignedCertPath } from '../transport/tls.ts'
@@ -21,8 +22,9 @@ export interface ConsoleOptions {
   // opened and closed by the runtime (src/runtime.ts), like every connection the process holds
   accounts: AccountStore
   activity: KeyActivity
-  // what each workspace's jobs keep, for its usage page
-  jobs: Pick<JobService, 'storedBytes'>
+  // what each workspace's jobs keep, for its usage page; its jobs in flight, which a delete waits for
+  jobs: Pick<JobService, 'storedBytes' | 'list'>
+  endpointUsage: EndpointUsageRecorder
 }
 
 // No inline script or style anywhere in the console: the one script and stylesheet come from
@@ -95,13 +97,14 @@ async function consoleScope(
 // The developer console: accounts, workspaces, projects, environments, keys and usage, served at
 // /console. Keys' "last used" times are recorded by a hook of the app (src/http/hooks/key-activity.ts).
 async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
-  const { store, config, clock, accounts, activity, jobs } = options
+  const { store, config, clock, accounts, activity, endpointUsage, jobs } = options
   const deps: ConsoleDeps = {
     store,
     jobs,
     accounts,
     sessions: new SessionManager(accounts, clock),
     activity,
+    endpointUsage,
     plans: config.plans,
     defaultPlan: config.consolePlan,
     maxWorkspaces: config.consoleMaxWorkspaces,

@@ -4,6 +4,7 @@ import { effectiveLimits, type PlanTable } from '../../limits/plans.ts'
 import { newestFirst } from '../../store/page.ts'
 import type { ApiKeyRecord, Environment, Project, Usage, Workspace } from '../../store/types.ts'
 import type { ConsoleDeps } from './context.ts'
+import { endpointsView } from './endpoint-view.ts'
 
 // The shapes the console API answers and its pages render: one function each, used by both.
 
@@ -100,14 +101,35 @@ function daysOf(month: string): string[] {
   return Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`)
 }
 
+// What keys deleted since (with their environment, project) were counted this month, together: the month's
+// totals stay whole after a delete. null when there were none.
+function deletedKeys(usage: Usage, keys: KeyView[]) {
+  const shown = new Set(keys.map((k) => k.id))
+  let sum: { requests: number; refused_rate: number; refused_quota: number } | null = null
+  for (const [id, counts] of Object.entries(usage.keys)) {
+    if (shown.has(id)) continue
+    sum ??= { requests: 0, refused_rate: 0, refused_quota: 0 }
+    sum.requests += counts.requests
+    sum.refused_rate += counts.refused_rate
+    sum.refused_quota += counts.refused_quota
+  }
+  return sum
+}
+
 export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?: string) {
   const m = month ?? monthOf(deps.clock())
-  const [usage, keys, jobStorage]: [Usage, KeyView[], number | null] = await Promise.all([
+  const [usage, keys, jobStorage, endpoints]: [
+    Usage,
+    KeyView[],
+    number | null,
+    Awaited<ReturnType<typeof endpointsView>>,
+  ] = await Promise.all([
     deps.store.usage(workspace.id, m),
     // a month's report names every key of the workspace (not a list page: no pagination)
     deps.store.listKeys(workspace.id).then((all) => keyViews(deps, workspace.id, all.sort(newestFirst))),
     // now, not the month's: what the workspace's jobs keep (null while the job store cannot be read)
     deps.jobs.storedBytes(workspace.id).catch(() => null),
+    deps.endpointUsage.read(workspace.id, m).then(endpointsView),
   ])
   const limits = effectiveLimits(deps.plans, workspace.plan, workspace.overrides)
   const zero = { requests: 0, refused_rate: 0, refused_quota: 0 }
@@ -124,8 +146,10 @@ export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?:
       environment: k.environment.name,
       ...(usage.keys[k.id] ?? zero),
     })),
+    deleted_keys: deletedKeys(usage, keys),
     daily: daysOf(usage.month).map((date) => ({ date, requests: usage.daily[date] ?? 0 })),
     job_storage_bytes: jobStorage,
+    ...endpoints,
   }
 }
 export type UsageView = Awaited<ReturnType<typeof usageView>>

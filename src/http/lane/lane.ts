@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import { startBodyDeadline } from '../body/body-deadline.ts'
 import type { CorsOptions } from '../hooks/cors.ts'
 import { corsSteps } from '../hooks/cors.ts'
+import { type EndpointUsageOptions, endpointUse } from '../hooks/endpoint-usage.ts'
 import { boundForwardedFor, overBound } from '../hooks/header-bounds.ts'
 import { type KeyActivityOptions, keyUse } from '../hooks/key-activity.ts'
 import type { Recorder } from '../hooks/record.ts'
@@ -21,6 +22,7 @@ export interface LaneOptions {
   shapeAnswers: boolean
   recorder?: Recorder
   keyActivity?: KeyActivityOptions
+  endpointUsage?: EndpointUsageOptions
 }
 
 type Done = (err?: Error) => void
@@ -34,6 +36,7 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   const { bodyTimeoutMs, admissionWaitMs, recorder } = options
   const cors = corsSteps(app, options.cors)
   const touchKey = options.keyActivity ? keyUse(options.keyActivity) : undefined
+  const noteEndpoint = options.endpointUsage ? endpointUse(options.endpointUsage) : undefined
   app.decorateRequest('routeConfig', null as unknown as FastifyRequest['routeConfig'])
   app.decorateRequest('bodyDeadline', null)
   app.decorateRequest('answerCut', null)
@@ -89,10 +92,12 @@ async function lanePlugin(app: FastifyInstance, options: LaneOptions): Promise<v
   function leaveLane(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     if (request.laneLeft) return done()
     request.laneLeft = true
-    // record: metrics and the access line (an answer cut off after it started, apart); "last used" for the key
+    // record: metrics and the access line (an answer cut off after it started, apart); "last used" for the
+    // key; the workspace's per-endpoint usage
     const lane = request.routeConfig?.lane
     recorder?.record(request, reply, lane?.series)
     touchKey?.(request)
+    noteEndpoint?.(request, reply)
     // settle: what the access rule owes the request (apiKey: a 5xx of ours is refunded, a cut one too)
     const settle = lane?.rule?.settle
     if (settle === undefined) return done()

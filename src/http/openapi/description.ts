@@ -1,6 +1,7 @@
 // The decisions clients code against, where docs/api.md leaves room; rendered at the top of /docs.
 export const API_DESCRIPTION = `
-Anvil is a JSON-over-HTTPS API of developer utilities.
+Anvil is a JSON-over-HTTPS API of developer utilities. Keys, usage and your account are in the
+[developer console](/console).
 
 **Envelope.** Success is \`{"ok": true, "data": {...}}\`; failure is
 \`{"error": {"type", "message", "code", "details"?}}\` with a stable \`ERR_*\` code. Every response carries

@@ -1,6 +1,12 @@
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
+import {
+  addEndpointCounts,
+  type EndpointBatch,
+  type EndpointCounts,
+  emptyEndpointCounts,
+} from '../endpoint-usage.ts'
 import { newId } from '../ids.ts'
 import { OrderedIds } from '../ordered-ids.ts'
 import type { StoreLog } from '../redis/connection.ts'
@@ -8,6 +14,7 @@ import type {
   ApiKeyRecord,
   Charge,
   ConsumeRequest,
+  DeleteOutcome,
   Environment,
   IdempotencyRecord,
   IdempotencyRef,
@@ -29,17 +36,16 @@ import { keptBytes } from '../types.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { Journal } from './journal.ts'
 import { decide } from './limiter.ts'
-import { snapshotPieces, type UsageLine, type WorkspaceUsage } from './snapshot-pieces.ts'
+import {
+  type DropLine,
+  type EndpointsLine,
+  type SnapshotState,
+  snapshotPieces,
+  type UsageLine,
+  type WorkspaceUsage,
+} from './snapshot-pieces.ts'
 
-interface Snapshot {
-  version: 1
-  workspaces: Workspace[]
-  projects: Project[]
-  environments: Environment[]
-  keys: ApiKeyRecord[]
-  // month → workspace id → counts
-  usage: Record<string, Record<string, WorkspaceUsage>>
-}
+type Snapshot = SnapshotState & { version: 1 }
 
 export interface MemoryStoreOptions {
   dataDir: string | null
@@ -56,6 +62,8 @@ type Entry =
   | { t: 'environment'; v: Environment }
   | { t: 'key'; v: ApiKeyRecord }
   | UsageLine
+  | EndpointsLine
+  | DropLine
 
 const emptyCounts = (): UsageCounts => ({ requests: 0, refused_rate: 0, refused_quota: 0 })
 
@@ -77,6 +85,7 @@ export class MemoryStore implements Store {
   #keyOrder = new Map<string, OrderedIds>()
   #rotatedFrom = new Map<string, string>()
   #usage: Snapshot['usage'] = {}
+  #endpoints: Snapshot['endpoints'] = {}
   // GCRA state (theoretical arrival times) by key id and by workspace id: the ids are the records' own
   // strings, so a look-up hashes nothing new (a key built per request, `k:<id>`, was hashed every time)
   #keyTats = new Map<string, number>()
@@ -152,6 +161,12 @@ export class MemoryStore implements Store {
         u.daily = entry.d
         break
       }
+      case 'endpoints':
+        Object.assign(this.#endpointsFor(entry.m, entry.w), entry.e)
+        break
+      case 'drop':
+        this.#drop(entry)
+        break
     }
   }
 
@@ -161,6 +176,7 @@ export class MemoryStore implements Store {
     for (const e of snap.environments) this.#environments.set(e.id, e)
     for (const k of snap.keys) this.#setKey(k)
     this.#usage = snap.usage ?? {}
+    this.#endpoints = snap.endpoints ?? {}
   }
 
   #setWorkspace(ws: Workspace): void {
@@ -188,6 +204,7 @@ export class MemoryStore implements Store {
       environments: [...this.#environments.values()],
       keys: [...this.#keys.values()],
       usage: this.#usage,
+      endpoints: this.#endpoints,
     }
   }
 
@@ -284,10 +301,11 @@ export class MemoryStore implements Store {
 
   async updateWorkspace(
     id: string,
-    patch: { plan?: PlanName; overrides?: PlanOverrides },
+    patch: { name?: string; plan?: PlanName; overrides?: PlanOverrides },
   ): Promise<Workspace | undefined> {
     const ws = this.#workspaces.get(id)
     if (!ws) return undefined
+    if (patch.name !== undefined) ws.name = patch.name
     if (patch.plan) ws.plan = patch.plan
     if (patch.overrides) ws.overrides = { ...ws.overrides, ...patch.overrides }
     // caches hear of the change even if the disk refuses it for now: it is in force in memory
@@ -358,6 +376,128 @@ export class MemoryStore implements Store {
 
   async listEnvironments(projectId: string): Promise<Environment[]> {
     return structuredClone([...this.#environments.values()].filter((e) => e.project_id === projectId))
+  }
+
+  async renameProject(
+    workspaceId: string,
+    projectId: string,
+    name: string,
+  ): Promise<Project | 'name_taken' | undefined> {
+    const project = this.#projects.get(projectId)
+    if (project?.workspace_id !== workspaceId) return undefined
+    for (const p of this.#projects.values())
+      if (p.workspace_id === workspaceId && p.name === name && p.id !== projectId) return 'name_taken'
+    project.name = name
+    await this.#persist({ t: 'project', v: project })
+    return structuredClone(project)
+  }
+
+  async renameEnvironment(
+    projectId: string,
+    environmentId: string,
+    name: string,
+  ): Promise<Environment | 'name_taken' | undefined> {
+    const environment = this.#environments.get(environmentId)
+    if (environment?.project_id !== projectId) return undefined
+    for (const e of this.#environments.values())
+      if (e.project_id === projectId && e.name === name && e.id !== environmentId) return 'name_taken'
+    environment.name = name
+    await this.#persist({ t: 'environment', v: environment })
+    return structuredClone(environment)
+  }
+
+  // The keys a delete takes with it, or the live ones among them that refuse it; then the records, in one
+  // event-loop turn (no await before the last removal).
+  async #deleteScope(
+    inScope: (key: ApiKeyRecord) => boolean,
+    records: DropLine[],
+    workspaceId: string,
+  ): Promise<DeleteOutcome> {
+    const now = this.#now()
+    const ids = this.#keyOrder.get(workspaceId)?.olderThan() ?? []
+    const keys = [...ids].map((id) => this.#keys.get(id)!).filter(inScope)
+    const live = keys.filter((k) => isLiveKey(k, now))
+    if (live.length > 0) return { deleted: false, live: structuredClone(live) }
+    const lines: DropLine[] = [
+      ...keys.map((k) => ({ t: 'drop' as const, k: 'key' as const, id: k.id })),
+      ...records,
+    ]
+    for (const line of lines) this.#drop(line)
+    await Promise.all(lines.map((line) => this.#persist(line)))
+    return { deleted: true, keys: keys.map((k) => k.id) }
+  }
+
+  async deleteEnvironment(projectId: string, environmentId: string): Promise<DeleteOutcome> {
+    const environment = this.#environments.get(environmentId)
+    if (environment?.project_id !== projectId) return undefined
+    return this.#deleteScope(
+      (k) => k.environment_id === environmentId,
+      [{ t: 'drop', k: 'environment', id: environmentId }],
+      environment.workspace_id,
+    )
+  }
+
+  async deleteProject(workspaceId: string, projectId: string): Promise<DeleteOutcome> {
+    const project = this.#projects.get(projectId)
+    if (project?.workspace_id !== workspaceId) return undefined
+    const environments = [...this.#environments.values()].filter((e) => e.project_id === projectId)
+    return this.#deleteScope(
+      (k) => k.project_id === projectId,
+      [
+        ...environments.map((e) => ({ t: 'drop' as const, k: 'environment' as const, id: e.id })),
+        { t: 'drop', k: 'project', id: projectId },
+      ],
+      workspaceId,
+    )
+  }
+
+  async deleteWorkspace(workspaceId: string): Promise<DeleteOutcome> {
+    if (!this.#workspaces.has(workspaceId)) return undefined
+    const projects = [...this.#projects.values()].filter((p) => p.workspace_id === workspaceId)
+    const environments = [...this.#environments.values()].filter((e) => e.workspace_id === workspaceId)
+    const outcome = await this.#deleteScope(
+      () => true,
+      [
+        ...environments.map((e) => ({ t: 'drop' as const, k: 'environment' as const, id: e.id })),
+        ...projects.map((p) => ({ t: 'drop' as const, k: 'project' as const, id: p.id })),
+        { t: 'drop', k: 'workspace', id: workspaceId },
+      ],
+      workspaceId,
+    )
+    if (outcome?.deleted) this.#emit({ type: 'workspace', id: workspaceId })
+    return outcome
+  }
+
+  // Removes one record and everything indexed by it (a workspace: its usage and limiter state too).
+  #drop(line: DropLine): void {
+    switch (line.k) {
+      case 'key': {
+        const key = this.#keys.get(line.id)
+        if (!key) return
+        this.#keys.delete(key.id)
+        this.#keysByHash.delete(key.hash)
+        this.#keyOrder.get(key.workspace_id)?.delete(new Set([key.id]))
+        this.#keyTats.delete(key.id)
+        if (key.rotated_to) this.#rotatedFrom.delete(key.rotated_to)
+        this.#rotatedFrom.delete(key.id)
+        return
+      }
+      case 'environment':
+        this.#environments.delete(line.id)
+        return
+      case 'project':
+        this.#projects.delete(line.id)
+        return
+      case 'workspace':
+        this.#workspaces.delete(line.id)
+        this.#workspaceOrder.delete(new Set([line.id]))
+        this.#keyOrder.delete(line.id)
+        this.#workspaceTats.delete(line.id)
+        for (const byWs of Object.values(this.#usage)) delete byWs[line.id]
+        for (const byWs of Object.values(this.#endpoints)) delete byWs[line.id]
+        for (const byWs of this.#usageDirty.values()) byWs.delete(line.id)
+        return
+    }
   }
 
   async createKey(input: NewKey, max?: number): Promise<ApiKeyRecord> {
@@ -472,6 +612,33 @@ export class MemoryStore implements Store {
     const day = `${charge.month}-${charge.day}`
     if (usage.daily[day] !== undefined) usage.daily[day] = down(usage.daily[day])
     this.#markUsage(charge.month, charge.workspaceId, charge.keyId)
+  }
+
+  #endpointsFor(month: string, workspaceId: string): Record<string, EndpointCounts> {
+    this.#endpoints[month] ??= {}
+    const byWs = this.#endpoints[month]
+    byWs[workspaceId] ??= {}
+    return byWs[workspaceId]
+  }
+
+  // Added now, noted in the log with the endpoints' new totals (flushed with the next durable change or
+  // within a few seconds, like the usage counters). A workspace deleted meanwhile is not brought back.
+  async addEndpointUsage(month: string, batch: EndpointBatch): Promise<void> {
+    for (const [workspaceId, endpoints] of batch) {
+      if (!this.#workspaces.has(workspaceId)) continue
+      const stored = this.#endpointsFor(month, workspaceId)
+      const changed: Record<string, EndpointCounts> = {}
+      for (const [name, counts] of endpoints) {
+        if (!Object.hasOwn(stored, name)) stored[name] = emptyEndpointCounts()
+        addEndpointCounts(stored[name]!, counts)
+        changed[name] = structuredClone(stored[name]!)
+      }
+      this.#journal?.note({ t: 'endpoints', m: month, w: workspaceId, e: changed })
+    }
+  }
+
+  async endpointUsage(workspaceId: string, month: string): Promise<Record<string, EndpointCounts>> {
+    return structuredClone(this.#endpoints[month]?.[workspaceId] ?? {})
   }
 
   async usage(workspaceId: string, month?: string): Promise<Usage> {

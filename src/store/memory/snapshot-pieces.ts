@@ -1,3 +1,4 @@
+import type { EndpointCounts } from '../endpoint-usage.ts'
 import type { ApiKeyRecord, Environment, Project, UsageCounts, Workspace } from '../types.ts'
 
 export interface WorkspaceUsage {
@@ -16,6 +17,21 @@ export interface UsageLine {
   d: Record<string, number>
 }
 
+// An endpoint-usage line: a workspace-month's counts of the endpoints a flush changed (their totals).
+export interface EndpointsLine {
+  t: 'endpoints'
+  m: string
+  w: string
+  e: Record<string, EndpointCounts>
+}
+
+// A record deleted (a workspace, project, environment or key), by id.
+export interface DropLine {
+  t: 'drop'
+  k: 'workspace' | 'project' | 'environment' | 'key'
+  id: string
+}
+
 export interface SnapshotState {
   workspaces: Workspace[]
   projects: Project[]
@@ -23,6 +39,8 @@ export interface SnapshotState {
   keys: ApiKeyRecord[]
   // month → workspace id → counts
   usage: Record<string, Record<string, WorkspaceUsage>>
+  // month → workspace id → endpoint → counts
+  endpoints: Record<string, Record<string, Record<string, EndpointCounts>>>
 }
 
 function* array(name: string, records: readonly unknown[]): Generator<string> {
@@ -60,6 +78,10 @@ export function* snapshotPieces(state: SnapshotState): Generator<string> {
       yield* object(Object.entries(u.keys), (counts) => [JSON.stringify(counts)])
       yield '}'
     }),
+  )
+  yield ',"endpoints":'
+  yield* object(Object.entries(state.endpoints), (byWs) =>
+    object(Object.entries(byWs), (endpoints) => [JSON.stringify(endpoints)]),
   )
   yield '}'
 }

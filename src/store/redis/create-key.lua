@@ -10,19 +10,23 @@
 -- ARGV[3]  the new key's id
 -- ARGV[4..] the record's field/value pairs
 --
--- Returns 1 when created, 0 when the workspace is full, -1 when keys were added since the caller read
--- the set (the caller reads it again and retries).
+-- Returns 1 when created, 0 when the workspace is full, -1 when keys were added or deleted since the
+-- caller read the set (the caller reads it again and retries).
 
 local max = tonumber(ARGV[1])
 if max >= 0 then
-  -- keys are never removed from the set: the same count means the same keys
   if redis.call('SCARD', KEYS[1]) ~= #KEYS - 2 then
     return -1
   end
   local live = 0
   for i = 3, #KEYS do
-    local f = redis.call('HMGET', KEYS[i], 'revoked_at', 'expires_at')
-    if (not f[1] or f[1] == 'null') and (not f[2] or f[2] == 'null' or f[2] > ARGV[2]) then
+    local f = redis.call('HMGET', KEYS[i], 'id', 'revoked_at', 'expires_at')
+    -- a key deleted since the caller read the set (with its environment, delete-scope.lua): the same
+    -- count is then not the same keys
+    if not f[1] then
+      return -1
+    end
+    if (not f[2] or f[2] == 'null') and (not f[3] or f[3] == 'null' or f[3] > ARGV[2]) then
       live = live + 1
     end
   end

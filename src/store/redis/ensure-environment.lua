@@ -10,7 +10,7 @@
 -- ARGV[3]  most environments the workspace may hold; -1 for no cap
 --
 -- Returns the stored value (created or existing); '' when the workspace is full; nil when a project
--- was created since the caller listed them (the caller lists again and retries).
+-- was created or deleted since the caller listed them (the caller lists again and retries).
 
 local existing = redis.call('HGET', KEYS[2], ARGV[1])
 if existing then
@@ -18,12 +18,20 @@ if existing then
 end
 local max = tonumber(ARGV[3])
 if max >= 0 then
-  -- projects are never deleted: the same count means the same projects
+  -- the same projects, not only as many (a project may have been deleted and another created): each
+  -- environments hash handed in names a project of the hash
   if redis.call('HLEN', KEYS[1]) ~= #KEYS - 2 then
     return false
   end
+  local projects = {}
+  for _, value in ipairs(redis.call('HVALS', KEYS[1])) do
+    projects[cjson.decode(value).id] = true
+  end
   local count = 0
   for i = 3, #KEYS do
+    if not projects[string.match(KEYS[i], ':envs:([^:]+)$')] then
+      return false
+    end
     count = count + redis.call('HLEN', KEYS[i])
   end
   if count >= max then

@@ -20,6 +20,17 @@ declare module 'ioredis' {
       ...keysThenArgs: (string | number)[]
     ): Result<string | null, Context>
     anvilCreateKey(numKeys: number, ...keysThenArgs: (string | number)[]): Result<number, Context>
+    anvilDeleteScope(
+      numKeys: number,
+      ...keysThenArgs: (string | number)[]
+    ): Result<(number | string)[], Context>
+    anvilRenameField(hash: string, id: string, name: string): Result<string | null, Context>
+    anvilAddEndpointUsage(
+      usage: string,
+      workspace: string,
+      expireMs: number,
+      ...fieldsAndIncrements: (string | number)[]
+    ): Result<number, Context>
     anvilKeepIdempotent(
       record: string,
       kept: string,

@@ -52,6 +52,11 @@ export class RedisKeys {
     return `${this.#p}:{ws:${ws}}:usage:${month}`
   }
 
+  // hash of one UTC month's per-endpoint counts (src/store/endpoint-usage.ts): "<endpoint>|<counter>"
+  endpoints(ws: string, month: string): string {
+    return `${this.#p}:{ws:${ws}}:endpoints:${month}`
+  }
+
   // global: set of all workspace ids
   workspaceIds(): string {
     return `${this.#p}:workspaces`

@@ -1,14 +1,16 @@
 import type { Cluster, Redis } from 'ioredis'
 import { AppError } from '../../errors.ts'
 import { randomBase62 } from '../../lib/ids.ts'
-import { monthOf } from '../../limits/month.ts'
+import { monthInfo, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded } from '../../limits/tenant-caps.ts'
+import type { EndpointBatch, EndpointCounts } from '../endpoint-usage.ts'
 import { newId } from '../ids.ts'
 import type {
   ApiKeyRecord,
   Charge,
   ConsumeRequest,
+  DeleteOutcome,
   Environment,
   IdempotencyRecord,
   IdempotencyRef,
@@ -49,7 +51,7 @@ import {
   fieldsOf,
 } from './records.ts'
 import { defineScripts } from './scripts.ts'
-import { decodeUsage } from './usage.ts'
+import { decodeEndpointUsage, decodeUsage, encodeEndpointCounts } from './usage.ts'
 
 export type { StoreLog } from './connection.ts'
 
@@ -73,6 +75,10 @@ const ROTATIONS_COMPLETE = '*'
 // tries of a capped create that lost a race with another create in the same workspace
 const CAS_ATTEMPTS = 10
 
+const DAY_MS = 86_400_000
+// usage and endpoint counts are kept this long past their month's end (consume.lua sets the same)
+const USAGE_KEPT_MS = 400 * DAY_MS
+
 function contended(): AppError {
   return new AppError('ERR_UNAVAILABLE', 'Too many changes at once in this workspace; retry.', undefined, {
     'retry-after': '1',
@@ -85,6 +91,15 @@ const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
 // The shared store for N gateways: durable records are Redis hashes, limit decisions are batched into one
 // Lua script call per event-loop turn and cluster slot (consume.lua, consume-batch.ts), and every key a
 // script touches carries the workspace's hash tag.
+// The months whose usage a workspace created at `createdMs` may still have kept at `now`.
+function keptMonths(createdMs: number, now: number): string[] {
+  const months: string[] = []
+  const from = Math.max(createdMs, now - USAGE_KEPT_MS - 31 * DAY_MS)
+  for (let at = monthInfo(now).start; at >= monthInfo(from).start; at = monthInfo(at - 1).start)
+    months.push(monthOf(at))
+  return months
+}
+
 export class RedisStore implements Store {
   readonly kind = 'redis' as const
   #client: Redis | Cluster
@@ -198,9 +213,12 @@ export class RedisStore implements Store {
 
   async updateWorkspace(
     id: string,
-    patch: { plan?: PlanName; overrides?: PlanOverrides },
+    patch: { name?: string; plan?: PlanName; overrides?: PlanOverrides },
   ): Promise<Workspace | undefined> {
-    const fields = [...encodeFields({ plan: patch.plan }), ...encodeOverrides(patch.overrides ?? {})]
+    const fields = [
+      ...encodeFields({ name: patch.name, plan: patch.plan }),
+      ...encodeOverrides(patch.overrides ?? {}),
+    ]
     return this.#patch(this.#k.workspace(id), 'workspace', fields, decodeWorkspace, (w) => ({
       type: 'workspace',
       id: w.id,
@@ -276,6 +294,121 @@ export class RedisStore implements Store {
     if (!workspaceId) return []
     const values = await this.#client.hvals(this.#k.environments(workspaceId, projectId))
     return values.map((v) => JSON.parse(v) as Environment).sort(byCreation)
+  }
+
+  async renameProject(
+    workspaceId: string,
+    projectId: string,
+    name: string,
+  ): Promise<Project | 'name_taken' | undefined> {
+    const reply = await this.#client.anvilRenameField(this.#k.projects(workspaceId), projectId, name)
+    if (reply === null) return undefined
+    return reply === '' ? 'name_taken' : (JSON.parse(reply) as Project)
+  }
+
+  async renameEnvironment(
+    projectId: string,
+    environmentId: string,
+    name: string,
+  ): Promise<Environment | 'name_taken' | undefined> {
+    const workspaceId = await this.#client.get(this.#k.projectWorkspace(projectId))
+    if (!workspaceId) return undefined
+    const hash = this.#k.environments(workspaceId, projectId)
+    const reply = await this.#client.anvilRenameField(hash, environmentId, name)
+    if (reply === null) return undefined
+    return reply === '' ? 'name_taken' : (JSON.parse(reply) as Environment)
+  }
+
+  async deleteEnvironment(projectId: string, environmentId: string): Promise<DeleteOutcome> {
+    const ws = await this.#client.get(this.#k.projectWorkspace(projectId))
+    if (!ws) return undefined
+    const environment = (await this.listEnvironments(projectId)).find((e) => e.id === environmentId)
+    if (!environment) return undefined
+    const target = this.#k.environments(ws, projectId)
+    return this.#deleteScope(ws, 'environment', environmentId, environment.name, target, [])
+  }
+
+  async deleteProject(workspaceId: string, projectId: string): Promise<DeleteOutcome> {
+    const project = (await this.listProjects(workspaceId)).find((p) => p.id === projectId)
+    if (!project) return undefined
+    const target = this.#k.environments(workspaceId, projectId)
+    const outcome = await this.#deleteScope(workspaceId, 'project', projectId, project.name, target, [])
+    if (outcome?.deleted) await this.#client.del(this.#k.projectWorkspace(projectId))
+    return outcome
+  }
+
+  // Everything of the workspace is under its hash tag, so one script deletes it all: the records, the
+  // environments of every project, and the usage and endpoint counts of the months still kept; then the
+  // global indexes go, and the other gateways hear of it.
+  async deleteWorkspace(workspaceId: string): Promise<DeleteOutcome> {
+    const workspace = await this.getWorkspace(workspaceId)
+    if (!workspace) return undefined
+    const projects = await this.listProjects(workspaceId)
+    const k = this.#k
+    const now = this.#clock ? this.#clock() : Date.now()
+    const months = keptMonths(Date.parse(workspace.created_at), now)
+    const extra = [
+      ...projects.map((p) => k.environments(workspaceId, p.id)),
+      ...months.flatMap((m) => [k.usage(workspaceId, m), k.endpoints(workspaceId, m)]),
+    ]
+    const outcome = await this.#deleteScope(
+      workspaceId,
+      'workspace',
+      workspaceId,
+      '',
+      k.workspace(workspaceId),
+      extra,
+    )
+    if (!outcome?.deleted) return outcome
+    await Promise.all([
+      ...projects.map((p) => this.#client.del(k.projectWorkspace(p.id))),
+      this.#client.srem(k.workspaceIds(), workspaceId),
+      this.#client.zrem(k.workspacesByTime(), workspaceId),
+    ])
+    const event = { type: 'workspace', id: workspaceId, origin: this.#invalidation.origin }
+    await this.#client.publish(k.channel, JSON.stringify(event))
+    this.#invalidation.emit({ type: 'workspace', id: workspaceId })
+    return outcome
+  }
+
+  // delete-scope.lua, handed the workspace's keys as read (again when keys came or went meanwhile); the
+  // global indexes of the keys it deleted go afterwards (other slots).
+  async #deleteScope(
+    ws: string,
+    kind: 'environment' | 'project' | 'workspace',
+    id: string,
+    name: string,
+    target: string,
+    extra: string[],
+  ): Promise<DeleteOutcome> {
+    const k = this.#k
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const ids = await this.#client.smembers(k.keys(ws))
+      const keys = [
+        k.keys(ws),
+        k.keysByTime(ws),
+        k.keyRotations(ws),
+        k.projects(ws),
+        target,
+        ...ids.map((keyId) => k.key(ws, keyId)),
+        ...extra,
+      ]
+      const now = JSON.stringify(new Date(this.#clock ? this.#clock() : Date.now()).toISOString())
+      const reply = await this.#client.anvilDeleteScope(keys.length, ...keys, kind, id, name, now, ids.length)
+      const [status, ...rest] = reply.map(String)
+      if (status === '-1') continue
+      if (status === '0') return undefined
+      if (status === '2') return { deleted: false, live: await this.getKeys(ws, rest) }
+      const removals: Promise<number>[] = []
+      const keyIds: string[] = []
+      for (let i = 0; i + 1 < rest.length; i += 2) {
+        keyIds.push(rest[i]!)
+        removals.push(this.#client.del(k.keyWorkspace(rest[i]!)), this.#client.del(k.keyByHash(rest[i + 1]!)))
+      }
+      await Promise.all(removals)
+      return { deleted: true, keys: keyIds }
+    }
+    throw contended()
   }
 
   async createKey(input: NewKey, max?: number): Promise<ApiKeyRecord> {
@@ -372,6 +505,29 @@ export class RedisStore implements Store {
   async usage(workspaceId: string, month?: string): Promise<Usage> {
     const m = month ?? monthOf(this.#clock ? this.#clock() : Date.now())
     return decodeUsage(m, await this.#client.hgetall(this.#k.usage(workspaceId, m)))
+  }
+
+  // One script call per workspace of the batch (its hash and record share a slot), all sent together.
+  async addEndpointUsage(month: string, batch: EndpointBatch): Promise<void> {
+    const now = this.#clock ? this.#clock() : Date.now()
+    const [y, m] = month.split('-').map(Number) as [number, number]
+    const expireMs = Math.max(1_000, Date.UTC(y, m, 1) + USAGE_KEPT_MS - now)
+    await Promise.all(
+      [...batch].map(([workspaceId, endpoints]) => {
+        const fields = [...endpoints].flatMap(([name, counts]) => encodeEndpointCounts(name, counts))
+        if (fields.length === 0) return undefined
+        return this.#client.anvilAddEndpointUsage(
+          this.#k.endpoints(workspaceId, month),
+          this.#k.workspace(workspaceId),
+          expireMs,
+          ...fields,
+        )
+      }),
+    )
+  }
+
+  async endpointUsage(workspaceId: string, month: string): Promise<Record<string, EndpointCounts>> {
+    return decodeEndpointUsage(await this.#client.hgetall(this.#k.endpoints(workspaceId, month)))
   }
 
   // Patch a record through patch-record.lua (which publishes the change to the other gateways), then

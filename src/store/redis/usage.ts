@@ -1,3 +1,4 @@
+import { type EndpointCounts, emptyEndpointCounts } from '../endpoint-usage.ts'
 import type { Usage, UsageCounts } from '../types.ts'
 
 const COUNTERS = new Set<string>(['requests', 'refused_rate', 'refused_quota'])
@@ -25,4 +26,37 @@ export function decodeUsage(month: string, fields: Record<string, string>): Usag
     }
   }
   return usage
+}
+
+// One workspace-month's per-endpoint hash (add-endpoint-usage.lua) ↔ counts. Fields:
+// "<endpoint>|ok", "<endpoint>|4xx", "<endpoint>|5xx" and "<endpoint>|l<bucket>" (LATENCY_BOUNDS_MS).
+const OUTCOMES = { ok: 'ok', '4xx': 'client_errors', '5xx': 'server_errors' } as const
+
+export function encodeEndpointCounts(name: string, counts: EndpointCounts): (string | number)[] {
+  const out: (string | number)[] = []
+  for (const [suffix, field] of Object.entries(OUTCOMES)) {
+    if (counts[field] > 0) out.push(`${name}|${suffix}`, counts[field])
+  }
+  counts.latency.forEach((n, i) => {
+    if (n > 0) out.push(`${name}|l${i}`, n)
+  })
+  return out
+}
+
+export function decodeEndpointUsage(fields: Record<string, string>): Record<string, EndpointCounts> {
+  const out: Record<string, EndpointCounts> = {}
+  for (const [field, raw] of Object.entries(fields)) {
+    const cut = field.lastIndexOf('|')
+    const name = field.slice(0, cut)
+    const counter = field.slice(cut + 1)
+    if (!Object.hasOwn(out, name)) out[name] = emptyEndpointCounts()
+    const counts = out[name]!
+    if (counter in OUTCOMES) counts[OUTCOMES[counter as keyof typeof OUTCOMES]] = Number(raw)
+    else if (counter.startsWith('l')) {
+      const bucket = Number(counter.slice(1))
+      if (Number.isInteger(bucket) && bucket >= 0 && bucket < counts.latency.length)
+        counts.latency[bucket] = Number(raw)
+    }
+  }
+  return out
 }

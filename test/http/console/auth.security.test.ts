@@ -7,6 +7,7 @@ import { ACCOUNTS_FILE } from '../../../src/accounts/store/memory.ts'
 import { addressBucket } from '../../../src/lib/address-bucket.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { ConsoleClient, cookiesOf, ORIGIN, PASSWORD } from './console-client.ts'
+import { tenant } from './fixtures.ts'
 
 const T0 = Date.UTC(2026, 4, 10, 9)
 const DAY = 86_400_000
@@ -296,6 +297,59 @@ describe('console accounts and sessions', () => {
     expect(cookiesOf(login)).toEqual([])
     const signout = await c.call('POST', '/console/api/signout', undefined, { csrf: null })
     expect(signout.json().error.code).toBe('ERR_CSRF')
+  })
+
+  // Every write of the console API, read from the OpenAPI document (so a new one is covered as it lands),
+  // with the person's own ids: without the session's token, with another's, or from another origin, each
+  // is refused before it runs, and nothing changed.
+  it('every console write route refuses a missing, foreign or cross-origin CSRF token (403 ERR_CSRF)', async () => {
+    await start()
+    const me = await tenant(t.app, 'ann@example.com', '198.51.100.60')
+    const other = await tenant(t.app, 'mallory@example.com', '198.51.100.61')
+    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const ids: Record<string, string> = {
+      workspace_id: me.workspaceId,
+      project_id: me.projectId,
+      environment_id: me.environmentId,
+      key_id: me.keyId,
+    }
+    const writes = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/console/api/') && !/\/sign(up|in)$/.test(path))
+      .flatMap(([path, ops]) =>
+        Object.keys(ops)
+          .filter((m) => m !== 'get')
+          .map((m) => ({ method: m.toUpperCase() as 'POST' | 'PATCH' | 'DELETE', path })),
+      )
+    expect(writes.map((w) => `${w.method} ${w.path}`)).toEqual(
+      expect.arrayContaining([
+        'PATCH /console/api/workspaces/{workspace_id}',
+        'DELETE /console/api/workspaces/{workspace_id}/projects/{project_id}/environments/{environment_id}',
+        'POST /console/api/account/password',
+        'POST /console/api/account/delete',
+      ]),
+    )
+    for (const { method, path } of writes) {
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!)
+      for (const opts of [
+        { csrf: null },
+        { csrf: other.client.csrf! },
+        { origin: 'https://evil.example' },
+        { headers: { 'sec-fetch-site': 'cross-site' } },
+      ]) {
+        const res = await me.client.call(method, url, { name: 'x', password: PASSWORD }, opts)
+        expect(res.statusCode, `${method} ${path} ${JSON.stringify(opts)}`).toBe(403)
+        expect(res.json().error.code).toBe('ERR_CSRF')
+      }
+    }
+    const session = await me.client.call('GET', '/console/api/session')
+    expect(session.statusCode).toBe(200)
+    expect((await me.client.call('GET', `/console/api/workspaces/${me.workspaceId}`)).json().data.name).toBe(
+      'Acme',
+    )
+    const keys = (await me.client.call('GET', `/console/api/workspaces/${me.workspaceId}/keys`)).json().data
+    expect(keys.data).toEqual([expect.objectContaining({ id: me.keyId, status: 'active' })])
   })
 
   it('never logs passwords, session tokens or CSRF tokens', async () => {

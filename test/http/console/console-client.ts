@@ -18,6 +18,8 @@ export class ConsoleClient {
   readonly app: FastifyInstance
   cookie: string | undefined
   csrf: string | undefined
+  // the signed-in person, once a sign-up or sign-in answered
+  userId: string | undefined
   ip: string
 
   constructor(app: FastifyInstance, ip = '198.51.100.10') {
@@ -51,8 +53,9 @@ export class ConsoleClient {
       if (m) this.cookie = m[1] ? `anvil_session=${m[1]}` : undefined
     }
     if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('application/json')) {
-      const data = (res.json() as { data?: { csrf_token?: string } }).data
+      const data = (res.json() as { data?: { csrf_token?: string; user?: { id?: string } } }).data
       if (data?.csrf_token) this.csrf = data.csrf_token
+      if (data?.user?.id) this.userId = data.user.id
     }
     return res
   }

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 import { ConsoleClient } from './console-client.ts'
 import { type Tenant, tenant } from './fixtures.ts'
 
-type Method = 'GET' | 'POST'
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 interface Probe {
   method: Method
   // the OpenAPI path template this probe covers
@@ -95,9 +95,31 @@ const PROBES: Probe[] = [
     route: '/workspaces/{workspace_id}/keys/{key_id}/revoke',
     url: (v, s) => `${API}/workspaces/${s.workspaceId}/keys/${v.keyId}/revoke`,
   },
+  {
+    method: 'PATCH',
+    route: '/workspaces/{workspace_id}',
+    url: (v) => `${API}/workspaces/${v.workspaceId}`,
+    body: () => ({ name: 'pwned' }),
+  },
+  { method: 'DELETE', route: '/workspaces/{workspace_id}', url: (v) => `${API}/workspaces/${v.workspaceId}` },
+  ...(['PATCH', 'DELETE'] as const).flatMap((method): Probe[] => {
+    const body = method === 'PATCH' ? { body: () => ({ name: 'pwned' }) } : {}
+    const project = '/workspaces/{workspace_id}/projects/{project_id}'
+    const environment = `${project}/environments/{environment_id}`
+    const at = (ws: string, p: string, e?: string) =>
+      `${API}/workspaces/${ws}/projects/${p}${e === undefined ? '' : `/environments/${e}`}`
+    const urls: [string, Probe['url']][] = [
+      [project, (v) => at(v.workspaceId, v.projectId)],
+      [project, (v, s) => at(s.workspaceId, v.projectId)],
+      [environment, (v) => at(v.workspaceId, v.projectId, v.environmentId)],
+      [environment, (v, s) => at(s.workspaceId, v.projectId, v.environmentId)],
+      [environment, (v, s) => at(s.workspaceId, s.projectId, v.environmentId)],
+    ]
+    return urls.map(([route, url]) => ({ method, route, url, ...body }))
+  }),
 ]
 
-const PAGES = ['', '/keys', '/usage']
+const PAGES = ['', '/keys', '/usage', '/settings']
 
 describe("console authorization: another user's ids answer 404", () => {
   let t: TestApp
@@ -126,7 +148,7 @@ describe("console authorization: another user's ids answer 404", () => {
   })
 
   for (const probe of PROBES) {
-    it(`${probe.method} ${probe.route} (${probe.url({ workspaceId: 'V', projectId: 'P', keyId: 'K' } as Tenant, { workspaceId: 'S' } as Tenant).replace(API, '')})`, async () => {
+    it(`${probe.method} ${probe.route} (${probe.url({ workspaceId: 'V', projectId: 'P', environmentId: 'E', keyId: 'K' } as Tenant, { workspaceId: 'S', projectId: 'SP' } as Tenant).replace(API, '')})`, async () => {
       const res = await attacker.client.call(
         probe.method,
         probe.url(victim, attacker),
@@ -157,6 +179,8 @@ describe("console authorization: another user's ids answer 404", () => {
   }
 
   it("nothing of the victim's changed, and the victim's key still works", async () => {
+    const workspace = await victim.client.call('GET', `${API}/workspaces/${victim.workspaceId}`)
+    expect(workspace.json().data.name).toBe('Acme')
     const projects = await victim.client.call('GET', `${API}/workspaces/${victim.workspaceId}/projects`)
     expect(projects.json().data.data).toEqual([
       expect.objectContaining({
@@ -188,6 +212,8 @@ describe("console authorization: another user's ids answer 404", () => {
       ['POST', `${API}/workspaces`],
       ['GET', `${API}/session`],
       ['POST', `${API}/signout`],
+      ['POST', `${API}/account/password`],
+      ['POST', `${API}/account/delete`],
     ] as const) {
       const res = await anon.call(method, url, method === 'POST' ? { name: 'x' } : undefined)
       expect(res.statusCode).toBe(401)

@@ -94,7 +94,14 @@ describe('console pages', () => {
 
   it('signed-in pages carry the CSRF token and escape everything people typed', async () => {
     const base = `/console/workspaces/${me.workspaceId}`
-    for (const url of ['/console/workspaces', base, `${base}/keys`, `${base}/usage`]) {
+    for (const url of [
+      '/console/workspaces',
+      base,
+      `${base}/keys`,
+      `${base}/usage`,
+      `${base}/settings`,
+      '/console/account',
+    ]) {
       const res = await me.client.call('GET', url)
       expectStrictPage(res)
       expect(res.body).toContain(`<meta name="csrf-token" content="${me.client.csrf}">`)
@@ -106,6 +113,19 @@ describe('console pages', () => {
     const overview = await me.client.call('GET', base)
     expect(overview.body).toContain('<h2 id="env-')
     expect(overview.body).toContain('&lt;script&gt;alert')
+    // the switcher names every workspace of the person, escaped, each linking to the same section
+    const keys = await me.client.call('GET', `${base}/keys`)
+    const switcher = keys.body.slice(
+      keys.body.indexOf('<details class="switcher">'),
+      keys.body.indexOf('</details>'),
+    )
+    expect(switcher).toContain('&lt;script&gt;alert')
+    expect([...switcher.matchAll(/href="\/console\/workspaces\/(ws_\w+)\/keys"/g)]).toHaveLength(2)
+    // the header links to the API reference and to the account
+    expect(keys.body).toContain('<a class="top-link" href="/docs">API docs</a>')
+    expect(keys.body).toMatch(
+      /<a class="top-link who" href="\/console\/account"[^>]*>pages@example\.com<\/a>/,
+    )
   })
 
   it('the keys page lists keys by prefix and never contains a key', async () => {

@@ -68,6 +68,50 @@ describeRedis('console sessions across gateways', () => {
     expect((await onB.call('GET', '/console/api/workspaces')).statusCode).toBe(401)
   })
 
+  it("per-endpoint usage adds up both gateways' answers; a delete, a password change and an account deletion on A hold on B", async () => {
+    const me = await tenant(a.app, 'changes@example.com', '198.51.100.70')
+    const onB = new ConsoleClient(b.app, '198.51.100.71')
+    expect((await onB.signIn('changes@example.com')).statusCode).toBe(200)
+    const call = (t: TestApp) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/hash/sha256',
+        headers: { authorization: `Bearer ${me.key}`, 'content-type': 'application/json' },
+        payload: '{"input":"x"}',
+      })
+    expect((await call(a)).statusCode).toBe(200)
+    expect((await call(b)).statusCode).toBe(200)
+    await Promise.all([a.runtime.endpointUsage.flush(), b.runtime.endpointUsage.flush()])
+    const ws = `/console/api/workspaces/${me.workspaceId}`
+    const usage = (await onB.call('GET', `${ws}/usage`)).json().data
+    expect(usage.endpoints).toEqual([expect.objectContaining({ path: '/v1/hash/{algorithm}', ok: 2 })])
+
+    // the environment, deleted on A once its key is revoked, is gone on B with the key
+    expect(
+      (await onB.call('DELETE', `${ws}/projects/${me.projectId}/environments/${me.environmentId}`))
+        .statusCode,
+    ).toBe(409)
+    await me.client.call('POST', `${ws}/keys/${me.keyId}/revoke`)
+    const env = `${ws}/projects/${me.projectId}/environments/${me.environmentId}`
+    expect((await me.client.call('DELETE', env)).statusCode).toBe(200)
+    expect((await onB.call('GET', `${ws}/keys`)).json().data.data).toEqual([])
+    expect((await call(b)).json().error.code).toBe('ERR_INVALID_API_KEY')
+
+    // a new password on A signs B out; the account deleted on A cannot sign in on B
+    const changed = await me.client.call('POST', '/console/api/account/password', {
+      current_password: 'correct horse battery staple',
+      new_password: 'a new shared passphrase',
+    })
+    expect(changed.json().data.other_sessions_ended).toBe(1)
+    expect((await onB.call('GET', '/console/api/session')).statusCode).toBe(401)
+    const deleted = await me.client.call('POST', '/console/api/account/delete', {
+      password: 'a new shared passphrase',
+    })
+    expect(deleted.statusCode).toBe(200)
+    expect((await onB.signIn('changes@example.com', 'a new shared passphrase')).statusCode).toBe(401)
+    expect(await b.runtime.store.getWorkspace(me.workspaceId)).toBeUndefined()
+  })
+
   it('sign-in limits live in Redis: an attacker on gateway A is slowed on B too, the owner signs in on B', async () => {
     const owner = new ConsoleClient(a.app, '198.51.100.20')
     await owner.signUp('owner@example.com')

@@ -233,6 +233,50 @@ describe('console API: workspaces, projects, environments, keys, usage', () => {
     expect(rotate.json().error.message).toBe('A revoked key cannot be rotated.')
   })
 
+  // What the store keeps per workspace-month is bounded by the gateway's routes: calls to one route with
+  // any path parameters are one endpoint (here 12 algorithms, one row), whatever the traffic.
+  it('usage per endpoint: answers by outcome and latency, one row per route whatever its path parameters', async () => {
+    const c = await start()
+    await t.runtime.store.updateWorkspace(me.workspaceId, { plan: 'business' })
+    const algorithms = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'sha3-256', 'sha3-512']
+    const more = ['blake2b512', 'blake2s256', 'sha512-256', 'nope']
+    for (const a of [...algorithms, ...more]) await callV1(me.key, `/v1/hash/${a}`)
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v1/base64/encode',
+      headers: { authorization: `Bearer ${me.key}`, 'content-type': 'application/json' },
+      payload: '{"inptu":"x"}',
+    })
+    expect(bad.statusCode).toBe(400)
+    // a wrong key has no workspace: its 401 counts nowhere (not on the hash row below)
+    expect((await callV1('anvil_live_000000000000000000000000000000000000')).statusCode).toBe(401)
+    const usage = (await c.call('GET', `${ws()}/usage`)).json().data
+    const hash = usage.endpoints.find((e: { path: string }) => e.path === '/v1/hash/{algorithm}')
+    const statuses = [...algorithms, ...more].length
+    expect(usage.endpoints).toHaveLength(2)
+    expect(usage.endpoints[0]).toBe(hash)
+    expect(hash.ok + hash.client_errors).toBe(statuses)
+    expect(hash).toMatchObject({ method: 'POST', server_errors: 0 })
+    expect(hash.latency_histogram).toHaveLength(usage.latency_bounds_ms.length + 1)
+    expect(hash.latency_histogram.reduce((s: number, n: number) => s + n, 0)).toBe(statuses)
+    expect(hash.latency_ms.p50).toBeLessThanOrEqual(hash.latency_ms.p99)
+    expect(usage.endpoints[1]).toMatchObject({
+      method: 'POST',
+      path: '/v1/base64/encode',
+      ok: 0,
+      client_errors: 1,
+      server_errors: 0,
+    })
+    expect(usage.answers).toMatchObject({
+      ok: hash.ok,
+      client_errors: hash.client_errors + 1,
+      server_errors: 0,
+    })
+    // another month has none
+    const june = (await c.call('GET', `${ws()}/usage?month=2026-06`)).json().data
+    expect(june).toMatchObject({ endpoints: [], answers: { ok: 0, latency_ms: null } })
+  })
+
   it("usage: this month's requests against the quota, refusals by reason, per key and per day", async () => {
     const c = await start()
     now += 1000

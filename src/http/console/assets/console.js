@@ -159,16 +159,44 @@ async function onSuccess(form, data) {
   }
 }
 
+// Checks made before anything is sent: a typed confirmation (data-must-equal, the name of what is
+// deleted) and a repeated password (data-must-match, the id of the first one). The message goes in the
+// form's alert region, the field is marked invalid and focused.
+function confirmationIssue(form) {
+  for (const el of form.querySelectorAll('[data-must-equal]')) {
+    if (el.value.trim() !== el.dataset.mustEqual)
+      return { el, message: `The name does not match. Type ${el.dataset.mustEqual} exactly.` }
+  }
+  for (const el of form.querySelectorAll('[data-must-match]')) {
+    if (el.value !== document.getElementById(el.dataset.mustMatch)?.value)
+      return { el, message: 'The two new passwords are not the same.' }
+  }
+  return null
+}
+
+function showConfirmationIssue(form, { el, message }) {
+  clearErrors(form)
+  const box = form.querySelector('.form-error')
+  if (box) box.textContent = message
+  el.setAttribute('aria-invalid', 'true')
+  el.focus()
+}
+
 document.addEventListener('submit', async (event) => {
   const form = event.target
   if (!(form instanceof HTMLFormElement) || !('api' in form.dataset)) return
   event.preventDefault()
   if (!form.dataset.api || form.getAttribute('aria-busy') === 'true') return
+  const issue = confirmationIssue(form)
+  if (issue) return showConfirmationIssue(form, issue)
   const submit = form.querySelector('[type="submit"]')
   form.setAttribute('aria-busy', 'true')
   if (submit) submit.disabled = true
+  const method = form.dataset.method ?? 'POST'
   try {
-    await onSuccess(form, await callApi(form.dataset.method ?? 'POST', form.dataset.api, formBody(form)))
+    // a DELETE names what it deletes in its path and sends no body
+    const body = method === 'DELETE' ? undefined : formBody(form)
+    await onSuccess(form, await callApi(method, form.dataset.api, body))
   } catch (err) {
     showErrors(form, err)
   } finally {
@@ -196,10 +224,17 @@ document.addEventListener('click', (event) => {
   if (opener) {
     const dialog = document.getElementById(opener.dataset.open)
     const form = dialog.querySelector('form[data-api]')
-    form.dataset.api = opener.dataset.api
+    if (opener.dataset.api) form.dataset.api = opener.dataset.api
+    form.reset()
     clearErrors(form)
-    for (const slot of dialog.querySelectorAll('[data-slot="label"]')) slot.textContent = opener.dataset.label
+    for (const name of ['label', 'detail']) {
+      for (const slot of dialog.querySelectorAll(`[data-slot="${name}"]`))
+        slot.textContent = opener.dataset[name] ?? ''
+    }
+    const field = dialog.querySelector('[data-slot-value]')
+    if (field) field.value = opener.dataset.value ?? ''
     dialog.showModal()
+    if (field && document.activeElement === field) field.select()
     return
   }
   const closer = target?.closest('[data-close]')
@@ -209,4 +244,21 @@ document.addEventListener('click', (event) => {
   }
   const copy = target?.closest('[data-copy]')
   if (copy) void copyField(copy.dataset.copy)
+})
+
+// The workspace switcher is a <details>: Escape or a click elsewhere closes it.
+function closeSwitchers(except) {
+  for (const menu of document.querySelectorAll('details.switcher[open]'))
+    if (menu !== except) menu.open = false
+}
+document.addEventListener('click', (event) => {
+  const inside = event.target instanceof Element ? event.target.closest('details.switcher') : null
+  closeSwitchers(inside)
+})
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return
+  const open = document.querySelector('details.switcher[open]')
+  if (!open) return
+  open.open = false
+  open.querySelector('summary')?.focus()
 })

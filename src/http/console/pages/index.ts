@@ -1,15 +1,18 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, ERRORS } from '../../../errors.ts'
 import { monthOf } from '../../../limits/month.ts'
+import { isLiveKey } from '../../../limits/tenant-caps.ts'
 import { toAppError } from '../../answer/error-mapping.ts'
 import { memberWorkspaces, ownedWorkspace } from '../access.ts'
 import type { AssetUrls } from '../assets.ts'
 import type { ConsoleAuth, ConsoleDeps } from '../context.ts'
-import { keyViews, projectViews, usageView, workspaceView } from '../views.ts'
+import { keyViews, projectViews, usageView, type WorkspaceView, workspaceView } from '../views.ts'
+import { accountBody } from './account-page.ts'
 import { safeNext, signInForm, signUpForm } from './auth-pages.ts'
 import { html, type SafeHtml } from './html.ts'
 import { keysBody } from './keys-page.ts'
 import { type PageOptions, page } from './layout.ts'
+import { settingsBody } from './settings-page.ts'
 import { usageBody } from './usage-page.ts'
 import { overviewBody, workspacesBody } from './workspace-pages.ts'
 
@@ -81,14 +84,44 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
     return send(reply, { title: 'Create an account', auth: null, body: signUpForm(), narrow: true })
   })
 
+  async function myWorkspaces(auth: ConsoleAuth): Promise<WorkspaceView[]> {
+    const list = await memberWorkspaces(deps, auth.user.id)
+    return list.map(({ workspace, role }) => workspaceView(deps.plans, workspace, role))
+  }
+
+  // A workspace's page: the person, the workspace (404 unless theirs) and their others, for the switcher.
+  async function workspacePage(request: FastifyRequest<{ Params: { workspace_id: string } }>) {
+    const auth = requireAuth(request)
+    const [{ workspace, role }, workspaces] = await Promise.all([
+      ownedWorkspace(deps, auth.user.id, request.params.workspace_id),
+      myWorkspaces(auth),
+    ])
+    return { auth, workspace, view: workspaceView(deps.plans, workspace, role), workspaces }
+  }
+
   app.get(
     '/workspaces',
     { config: { security: 'sessionCookie' } },
     async function workspacesPage(request, reply) {
       const auth = requireAuth(request)
-      const list = await memberWorkspaces(deps, auth.user.id)
-      const views = list.map(({ workspace, role }) => workspaceView(deps.plans, workspace, role))
+      const views = await myWorkspaces(auth)
       return send(reply, { title: 'Workspaces', auth, section: 'workspaces', body: workspacesBody(views) })
+    },
+  )
+
+  app.get<{ Querystring: { changed?: string } }>(
+    '/account',
+    { config: { security: 'sessionCookie' } },
+    async function accountPage(request, reply) {
+      const auth = requireAuth(request)
+      const views = await myWorkspaces(auth)
+      return send(reply, {
+        title: 'Your account',
+        auth,
+        section: 'account',
+        body: accountBody(auth.user, views, request.query.changed === 'password'),
+        narrow: true,
+      })
     },
   )
 
@@ -96,16 +129,33 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
     '/workspaces/:workspace_id',
     { config: { security: 'sessionCookie' } },
     async function overviewPage(request, reply) {
-      const auth = requireAuth(request)
-      const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
-      const view = workspaceView(deps.plans, workspace, role)
+      const { auth, workspace, view, workspaces } = await workspacePage(request)
       const projects = await projectViews(deps, workspace.id)
       return send(reply, {
         title: `Projects · ${workspace.name}`,
         auth,
         workspace: view,
+        workspaces,
         section: 'overview',
         body: overviewBody(view, projects),
+      })
+    },
+  )
+
+  app.get<WorkspaceParams>(
+    '/workspaces/:workspace_id/settings',
+    { config: { security: 'sessionCookie' } },
+    async function settingsPage(request, reply) {
+      const { auth, workspace, view, workspaces } = await workspacePage(request)
+      const now = new Date(deps.clock()).toISOString()
+      const live = (await deps.store.listKeys(workspace.id)).filter((k) => isLiveKey(k, now))
+      return send(reply, {
+        title: `Settings · ${workspace.name}`,
+        auth,
+        workspace: view,
+        workspaces,
+        section: 'settings',
+        body: settingsBody(view, live.length),
       })
     },
   )
@@ -114,9 +164,7 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
     '/workspaces/:workspace_id/keys',
     { config: { security: 'sessionCookie' } },
     async function keysPage(request, reply) {
-      const auth = requireAuth(request)
-      const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
-      const view = workspaceView(deps.plans, workspace, role)
+      const { auth, workspace, view, workspaces } = await workspacePage(request)
       // a page of keys, as the console API pages them; an unknown cursor shows the newest
       const cursor = request.query.starting_after
       const page =
@@ -132,6 +180,7 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
         title: `API keys · ${workspace.name}`,
         auth,
         workspace: view,
+        workspaces,
         section: 'keys',
         body: keysBody(view, projects, keys, older, deps.caCertPath !== null),
       })
@@ -142,15 +191,15 @@ export async function consolePages(app: FastifyInstance, options: PagesOptions):
     '/workspaces/:workspace_id/usage',
     { config: { security: 'sessionCookie' } },
     async function usagePage(request, reply) {
-      const auth = requireAuth(request)
-      const { workspace, role } = await ownedWorkspace(deps, auth.user.id, request.params.workspace_id)
+      const { auth, workspace, view, workspaces } = await workspacePage(request)
       const current = monthOf(deps.clock())
       const month = request.query.month && MONTH.test(request.query.month) ? request.query.month : current
       const usage = await usageView(deps, workspace, month)
       return send(reply, {
         title: `Usage · ${workspace.name}`,
         auth,
-        workspace: workspaceView(deps.plans, workspace, role),
+        workspace: view,
+        workspaces,
         section: 'usage',
         body: usageBody(workspace.id, usage, current),
       })

@@ -1,4 +1,4 @@
-import { FAMILIES } from '../../../limits/families.ts'
+import { FAMILIES, familiesFor } from '../../../limits/families.ts'
 import { CERTIFICATE_FILE } from '../curl.ts'
 import type { KeyView, ProjectView, WorkspaceView } from '../views.ts'
 import { html, type SafeHtml } from './html.ts'
@@ -22,6 +22,9 @@ const STATUS_TEXT: Record<KeyView['status'], string> = {
 
 function createForm(workspace: WorkspaceView, projects: ProjectView[]): SafeHtml {
   const wid = encodeURIComponent(workspace.id)
+  // a family the plan cannot use is not offered (the API refuses it too)
+  const offered = familiesFor(workspace.plan)
+  const withheld = FAMILIES.filter((f) => !offered.includes(f))
   const withEnvironments = projects.filter((p) => p.environments.length > 0)
   if (withEnvironments.length === 0) {
     return html`<p class="card">Keys belong to an environment. <a href="/console/workspaces/${wid}">Create a project and an environment</a> first.</p>`
@@ -55,13 +58,18 @@ function createForm(workspace: WorkspaceView, projects: ProjectView[]): SafeHtml
     </div>
   </div>
   <fieldset>
-    <legend>Endpoint families <span class="optional">(none checked: all)</span></legend>
+    <legend>Endpoint families <span class="optional">(none checked: all${offered.length < FAMILIES.length ? ' the plan allows' : ''})</span></legend>
     <div class="checks">
-      ${FAMILIES.map(
+      ${offered.map(
         (f) =>
           html`<label class="check"><input type="checkbox" name="families" value="${f}" data-kind="list"> ${f}</label>`,
       )}
     </div>
+    ${
+      withheld.length > 0
+        ? html`<p class="hint" data-testid="paid-families">${withheld.join(', ')}: paid plans only (async jobs). Not on the ${workspace.plan} plan.</p>`
+        : ''
+    }
   </fieldset>
   <div class="form-error" role="alert"></div>
   <button type="submit">Create key</button>
@@ -108,7 +116,7 @@ function keyRow(workspaceId: string, key: KeyView): SafeHtml {
   <td data-label="Status"><span class="status status-${key.status}">${STATUS_TEXT[key.status]}</span>${key.status === 'rotated' || (key.status === 'active' && key.expires_at) ? html`<br><small>until ${when(key.expires_at)}</small>` : ''}</td>
   <td class="actions">
     ${key.status === 'active' ? html`<button type="button" class="secondary" data-open="rotate-dialog" data-api="${base}/rotate" data-label="${label}">Rotate</button>` : ''}
-    ${live ? html`<button type="button" class="danger" data-open="revoke-dialog" data-api="${base}/revoke" data-label="${label}">Revoke</button>` : ''}
+    ${live ? html`<button type="button" class="danger quiet" data-open="revoke-dialog" data-api="${base}/revoke" data-label="${label}">Revoke</button>` : ''}
   </td>
 </tr>`
 }
@@ -177,22 +185,22 @@ export function keysBody(
   selfSigned: boolean,
 ): SafeHtml {
   const wid = encodeURIComponent(workspace.id)
-  return html`<h1>API keys</h1>
-<section aria-labelledby="create-key">
-  <h2 id="create-key">Create a key</h2>
-  ${createForm(workspace, projects)}
-</section>
+  return html`<div class="section-head"><h1>API keys</h1><a class="button-link" href="#create-key">Create a key</a></div>
 <section aria-labelledby="key-list">
   <h2 id="key-list">Keys</h2>
   ${
     keys.length === 0
-      ? html`<p>No keys yet.</p>`
+      ? html`<p>No keys yet: create one below.</p>`
       : html`<div class="table-wrap"><table class="keys stack">
     <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${keys.map((k) => keyRow(workspace.id, k))}</tbody>
   </table></div>`
   }
   ${olderThan ? html`<p><a rel="next" href="/console/workspaces/${wid}/keys?starting_after=${encodeURIComponent(olderThan)}">Older keys</a></p>` : ''}
+</section>
+<section aria-labelledby="create-key">
+  <h2 id="create-key" tabindex="-1">Create a key</h2>
+  ${createForm(workspace, projects)}
 </section>
 ${dialogs(selfSigned)}`
 }

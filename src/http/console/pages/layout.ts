@@ -3,15 +3,30 @@ import type { ConsoleAuth } from '../context.ts'
 import type { WorkspaceView } from '../views.ts'
 import { html, type SafeHtml } from './html.ts'
 
+export type Section = 'overview' | 'keys' | 'usage' | 'settings'
+
 export interface PageOptions {
   title: string
   assets: AssetUrls
   auth: ConsoleAuth | null
   // the workspace whose sections the navigation offers, and which of them this page is
   workspace?: WorkspaceView
-  section?: 'overview' | 'keys' | 'usage' | 'workspaces'
+  section?: Section | 'workspaces' | 'account'
+  // the person's workspaces, for the switcher (a workspace's pages)
+  workspaces?: WorkspaceView[]
   body: SafeHtml
   narrow?: boolean
+}
+
+const SECTION_PATHS: Record<Section, string> = {
+  overview: '',
+  keys: '/keys',
+  usage: '/usage',
+  settings: '/settings',
+}
+
+export function workspacePath(workspaceId: string, section: Section = 'overview'): string {
+  return `/console/workspaces/${encodeURIComponent(workspaceId)}${SECTION_PATHS[section]}`
 }
 
 function navLink(href: string, label: string, current: boolean): SafeHtml {
@@ -20,21 +35,44 @@ function navLink(href: string, label: string, current: boolean): SafeHtml {
 
 function navigation(options: PageOptions): SafeHtml {
   const ws = options.workspace
-  const base = ws ? `/console/workspaces/${encodeURIComponent(ws.id)}` : ''
   return html`<nav aria-label="Console">
     <ul>
       ${navLink('/console/workspaces', 'Workspaces', options.section === 'workspaces')}
       ${
         ws
           ? [
-              navLink(base, 'Projects', options.section === 'overview'),
-              navLink(`${base}/keys`, 'API keys', options.section === 'keys'),
-              navLink(`${base}/usage`, 'Usage', options.section === 'usage'),
+              navLink(workspacePath(ws.id), 'Projects', options.section === 'overview'),
+              navLink(workspacePath(ws.id, 'keys'), 'API keys', options.section === 'keys'),
+              navLink(workspacePath(ws.id, 'usage'), 'Usage', options.section === 'usage'),
+              navLink(workspacePath(ws.id, 'settings'), 'Settings', options.section === 'settings'),
             ]
           : ''
       }
     </ul>
   </nav>`
+}
+
+// The workspace a page is about, and a menu of the person's others (Stripe's account switcher): each
+// leads to the same section of that workspace. A <details> disclosure: it works without the script, which
+// only closes it on Escape or a click elsewhere.
+function switcher(options: PageOptions): SafeHtml | string {
+  const ws = options.workspace
+  if (!ws) return ''
+  const section = (options.section ?? 'overview') as Section
+  const others = (options.workspaces ?? []).filter((w) => w.id !== ws.id)
+  return html`<div class="crumb">
+  <details class="switcher">
+    <summary><span class="muted">Workspace</span> <strong>${ws.name}</strong> <span class="badge plan-${ws.plan}">${ws.plan} plan</span></summary>
+    <div class="switcher-menu">
+      <p class="switcher-title" id="switch-title">Switch workspace</p>
+      <ul class="switcher-list" aria-labelledby="switch-title">
+        <li><a class="switch-to" href="${workspacePath(ws.id, section)}" aria-current="page">${ws.name} <span class="badge plan-${ws.plan}">${ws.plan}</span></a></li>
+        ${others.map((w) => html`<li><a class="switch-to" href="${workspacePath(w.id, section)}">${w.name} <span class="badge plan-${w.plan}">${w.plan}</span></a></li>`)}
+      </ul>
+      <p class="switcher-links"><a href="/console/workspaces">All workspaces</a> <a href="/console/workspaces#new-workspace">New workspace</a></p>
+    </div>
+  </details>
+</div>`
 }
 
 // The page shell: one stylesheet and one module script from /console/assets (the CSP allows nothing
@@ -61,16 +99,17 @@ ${auth ? html`<meta name="csrf-token" content="${auth.session.csrf_token}">` : '
       auth
         ? html`${navigation(options)}
     <form class="sign-out" data-api="/console/api/signout" data-success="redirect:/console/sign-in">
-      <span class="who" title="Signed in">${auth.user.email}</span>
+      <a class="top-link" href="/docs">API docs</a>
+      <a class="top-link who" href="/console/account" title="Your account"${options.section === 'account' ? html` aria-current="page"` : ''}>${auth.user.email}</a>
       <div class="form-error" role="alert"></div>
       <button type="submit" class="link-button">Sign out</button>
     </form>`
-        : ''
+        : html`<a class="top-link docs-link" href="/docs">API docs</a>`
     }
   </div>
 </header>
 <main id="main" tabindex="-1"${options.narrow ? html` class="narrow"` : ''}>
-${options.workspace ? html`<p class="crumb">Workspace <strong>${options.workspace.name}</strong> · <span class="badge plan-${options.workspace.plan}">${options.workspace.plan} plan</span></p>` : ''}
+${switcher(options)}
 ${options.body}
 </main>
 </body>

@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import type { ConsoleDeps } from '../context.ts'
 import { checkOrigin } from '../csrf.ts'
 import { accountRoutes } from './account.ts'
+import { accountSettingsRoutes } from './account-settings.ts'
+import { deleteRoutes } from './deletes.ts'
 import { keyRoutes } from './keys.ts'
 import { projectRoutes } from './projects.ts'
+import { renameRoutes } from './renames.ts'
 import { workspaceRoutes } from './workspaces.ts'
 
 // console bodies are a few form fields; nothing here needs the gateway's 1 MiB default
@@ -24,4 +27,7 @@ export async function consoleApi(app: FastifyInstance, { deps }: { deps: Console
   await app.register(workspaceRoutes, { deps })
   await app.register(projectRoutes, { deps })
   await app.register(keyRoutes, { deps })
+  await app.register(renameRoutes, { deps })
+  await app.register(deleteRoutes, { deps })
+  await app.register(accountSettingsRoutes, { deps })
 }

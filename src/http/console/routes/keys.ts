@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../../../errors.ts'
 import { createApiKey, type KeyOutcome, revokeApiKey, rotateApiKey } from '../../../keys/service.ts'
+import { familiesFor } from '../../../limits/families.ts'
 import type { ApiKeyRecord } from '../../../store/types.ts'
 import { rotateBody } from '../../admin/schemas.ts'
 import { defineRoute } from '../../route/define-route.ts'
@@ -75,7 +76,9 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     operationId: 'consoleCreateKey',
     idempotent: true,
     summary: 'Create a key in an environment (the full key is in this response only)',
-    description: "Past the plan's max_keys live keys: 409 ERR_CONFLICT with details {limit, max}.",
+    description:
+      "Past the plan's max_keys live keys: 409 ERR_CONFLICT with details {limit, max}. A family the " +
+      "workspace's plan cannot use (`jobs` on the free plan) is 400 ERR_VALIDATION on `families`.",
     tags,
     params: workspaceParams,
     body: createKeyConsoleBody,
@@ -84,6 +87,14 @@ export async function keyRoutes(app: FastifyInstance, { deps }: { deps: ConsoleD
     handler: async ({ params, body, request }) => {
       const { workspace } = await ownedWorkspace(deps, request.consoleAuth!.user.id, params.workspace_id)
       const { project, environment } = await ownedEnvironment(deps, workspace, body.environment_id)
+      const unusable = body.families?.filter((f) => !familiesFor(workspace.plan).includes(f)) ?? []
+      if (unusable.length > 0) {
+        throw new AppError('ERR_VALIDATION', `The ${unusable.join(', ')} family needs a paid plan.`, {
+          issues: [
+            { path: 'families', message: `${unusable.join(', ')}: not on the ${workspace.plan} plan` },
+          ],
+        })
+      }
       if (body.expires_at && Date.parse(body.expires_at) <= clock()) {
         throw new AppError('ERR_VALIDATION', 'The expiry is in the past.', {
           issues: [{ path: 'expires_at', message: 'must be in the future' }],

@@ -8,6 +8,7 @@ const id = z.string().min(1).max(64)
 export const workspaceParams = z.object({ workspace_id: id })
 export const projectParams = workspaceParams.extend({ project_id: id })
 export const keyParams = workspaceParams.extend({ key_id: id })
+export const environmentParams = projectParams.extend({ environment_id: id })
 
 export const email = z
   .string()
@@ -49,6 +50,21 @@ export const workspaceSchema = z.object({
   created_at: z.string(),
 })
 export const createWorkspaceBody = z.strictObject({ name })
+export const renameBody = z.strictObject({ name: name.describe('The new name (1–100 characters)') })
+export const deletedSchema = z.object({
+  id: z.string().describe('The id of what was deleted'),
+  deleted: z.literal(true),
+})
+
+// the current password, checked (and limited) like a sign-in before an account is changed or deleted
+const currentPassword = z.string().min(1).max(PASSWORD_MAX)
+export const changePasswordBody = z.strictObject({
+  current_password: currentPassword.describe('The password in use now'),
+  new_password: password,
+})
+export const deleteAccountBody = z.strictObject({
+  password: currentPassword.describe("The account's password, to confirm"),
+})
 
 export const environmentSchema = z.object({
   id: z.string(),
@@ -119,11 +135,49 @@ const counts = {
   refused_rate: z.number().int(),
   refused_quota: z.number().int(),
 }
+const answers = {
+  ok: z.number().int().describe('Answers below 400'),
+  client_errors: z
+    .number()
+    .int()
+    .describe('4xx answers, refusals by the rate limits and the quota (429) included'),
+  server_errors: z.number().int().describe('5xx answers'),
+}
+const latencyMs = z
+  .object({
+    p50: z.number().nullable(),
+    p95: z.number().nullable(),
+    p99: z.number().nullable(),
+  })
+  .nullable()
+  .describe(
+    'Upper bound (ms) of the latency bucket each percentile falls in (at most that long); null inside: past ' +
+      'the last bound; null: no answers',
+  )
 export const usageSchema = z.object({
   month: z.string(),
   plan: z.enum(PLAN_NAMES),
   limits: planLimitsSchema,
   workspace: z.object({ ...counts, monthly_quota: z.number().int() }),
+  answers: z
+    .object({ ...answers, latency_ms: latencyMs })
+    .describe("The month's answers to the workspace's keys by outcome, over every endpoint"),
+  latency_bounds_ms: z
+    .array(z.number().int())
+    .describe(
+      'Upper bounds of the latency buckets of `endpoints[].latency_histogram`; a last bucket is unbounded',
+    ),
+  endpoints: z
+    .array(
+      z.object({
+        method: z.string(),
+        path: z.string().describe('The endpoint, as the OpenAPI document names it'),
+        ...answers,
+        latency_ms: latencyMs,
+        latency_histogram: z.array(z.number().int()).describe('Answers per latency bucket'),
+      }),
+    )
+    .describe('Per endpoint, the most answered first'),
   keys: z.array(
     z.object({
       id: z.string(),
@@ -134,6 +188,10 @@ export const usageSchema = z.object({
       ...counts,
     }),
   ),
+  deleted_keys: z
+    .object(counts)
+    .nullable()
+    .describe("The month's counts of keys deleted since, together (null: none)"),
   daily: z.array(z.object({ date: z.string(), requests: z.number().int() })),
   job_storage_bytes: z
     .number()
