@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
@@ -13,10 +13,9 @@ interface Result {
   stderr: string
 }
 
-// The CLI as people run it: a real process (`node src/main/admin-cli.ts`, what the anvil-admin bin points at).
-function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+function run(node: string, args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/main/admin-cli.ts', ...args], {
+    const child = spawn(node, args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ADMIN_TOKEN, ...env },
     })
@@ -31,6 +30,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Result> 
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+// The CLI as people run it: a real process (`node src/main/admin-cli.ts`, what `npm run admin` runs and
+// the anvil-admin bin loads).
+function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return run(process.execPath, ['src/main/admin-cli.ts', ...args], env)
 }
 
 async function closedPort(): Promise<number> {
@@ -55,12 +60,36 @@ describe('admin CLI', () => {
   })
   afterAll(() => t?.close())
 
-  it('is the anvil-admin bin', () => {
+  it('is the anvil-admin bin, which tells a Node older than 24 what to run instead of a stack trace', async () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'))
-    expect(pkg.bin).toEqual({ 'anvil-admin': 'src/main/admin-cli.ts' })
-    expect(readFileSync(`${ROOT}src/main/admin-cli.ts`, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(
+    expect(pkg.bin).toEqual({ 'anvil-admin': 'src/main/anvil-admin.mjs' })
+    expect(readFileSync(`${ROOT}src/main/anvil-admin.mjs`, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(
       true,
     )
+    // on Node 24 the bin is the CLI
+    const help = await run(process.execPath, ['src/main/anvil-admin.mjs', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: anvil-admin <command>/)
+    // an older Node: this one made to say it is 20, and a real one when the machine has it (Debian's)
+    const older: [string, string[], string][] = [
+      [
+        process.execPath,
+        ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.11.1"})'],
+        '20.11.1',
+      ],
+    ]
+    for (const node of ['/usr/bin/node', '/usr/local/bin/node']) {
+      const version = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim()
+      if (version && Number(version.split('.')[0]) < 24) older.push([node, [], version])
+    }
+    for (const [node, flags, version] of older) {
+      const r = await run(node, [...flags, 'src/main/anvil-admin.mjs', 'workspaces', 'list'])
+      expect(r.code, node).toBe(2)
+      expect(r.stderr).toContain(`anvil-admin needs Node 24 or newer; this is Node v${version}`)
+      expect(r.stderr).toContain('`npm run admin -- <command>`')
+      expect(r.stderr).toContain(`PATH="${ROOT.replace(/\/$/, '')}/node_modules/.bin:$PATH"`)
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+    }
   })
 
   // one process per case: generous time on a shared machine
