@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     `Anvil ${VERSION} (Node ${process.version}) listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
     `  docs:          ${base}/docs`,
     `  console:       ${base}/console`,
-    `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,
+    `  metrics/admin: ${reachableAdminUrl(config.adminHost, adminPort)}/metrics`,
     `  data dir:      ${config.dataDir}`,
     `  store:         ${backends.store}`,
     `  jobs:          ${backends.jobs}`,
