@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseCidr } from '../../lib/cidr.ts'
+import { echoName } from '../../lib/zod-issues.ts'
 import { FAMILIES } from '../../limits/families.ts'
 import { overridesSchema, PLAN_NAMES, planLimitsSchema } from '../../limits/plans.ts'
 
@@ -41,7 +42,11 @@ export const usageSchema = z.object({
   daily: z.record(z.string(), z.number().int()),
 })
 
-const cidr = z.string().refine((c) => parseCidr(c) !== undefined, 'must be an IPv4/IPv6 address or CIDR')
+// the value named: a list of several bad blocks says which is which
+const cidr = z.string().refine((c) => parseCidr(c) !== undefined, {
+  error: (issue) =>
+    `${JSON.stringify(echoName(String(issue.input)))} is not an IPv4/IPv6 address or CIDR block (e.g. 10.0.0.0/8)`,
+})
 
 export const createKeyBody = z.strictObject({
   workspace_id: z.string().min(1),
