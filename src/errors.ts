@@ -115,7 +115,7 @@ export const ERRORS = {
   ERR_MISSING_API_KEY: {
     status: 401,
     type: 'authentication_error',
-    message: 'No API key. Send it as Authorization: Bearer <key>.',
+    message: 'No API key. Send it as Authorization: Bearer <key>, or as the user name of HTTP Basic.',
   },
   ERR_INVALID_API_KEY: { status: 401, type: 'authentication_error', message: 'The API key is not valid.' },
   ERR_UNAUTHORIZED: { status: 401, type: 'authentication_error', message: 'Missing or wrong credentials.' },

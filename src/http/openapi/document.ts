@@ -308,7 +308,12 @@ const IDEMPOTENCY_KEY = {
 }
 
 const SCHEMES: Record<string, unknown> = {
-  apiKey: { type: 'http', scheme: 'bearer', description: 'anvil_live_… or anvil_test_… API key' },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'anvil_live_… or anvil_test_… API key, as Authorization: Bearer <key> (HTTP Basic with the key as the user name and an empty password is taken too: curl -u <key>:)',
+  },
   admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (internal listener only)' },
   sessionCookie: {
     type: 'apiKey',
