@@ -22,6 +22,8 @@ export const ERRORS = {
     message: 'The request does not match the schema.',
   },
   ERR_BAD_REQUEST: { status: 400, type: 'invalid_request', message: 'The request is malformed.' },
+  // plain HTTP sent to the TLS listener, answered in plain HTTP before any TLS (src/http/plain-http.ts)
+  ERR_HTTPS_REQUIRED: { status: 400, type: 'invalid_request', message: 'This port speaks HTTPS only.' },
   ERR_UNSUPPORTED_ALGORITHM: {
     status: 400,
     type: 'invalid_request',
