@@ -135,7 +135,28 @@ describe('admin CLI', () => {
       [['keys', 'revoke'], /keys revoke: expected <key_id>, got none/],
       [['keys', 'revoke', 'a', 'b'], /keys revoke: expected <key_id>, got a b/],
       [['keys', 'create', '--workspace'], /--workspace: a value is required/],
-      [['workspaces', 'delete', 'ws_x'], /unknown command: workspaces delete ws_x/],
+      [
+        ['workspaces', 'delete', 'ws_x'],
+        /unknown command: workspaces delete ws_x; the workspaces commands are workspaces list, workspaces create/,
+      ],
+      // did you mean: a command, a group, an option
+      [['workspace', 'list'], /unknown command: workspace list \(did you mean "workspaces list"\?\)/],
+      [
+        ['keys', 'craete', '--workspace', 'ws_x'],
+        /unknown command: keys craete \(did you mean "keys create"\?\)/,
+      ],
+      [['usgae', 'ws_x'], /unknown command: usgae ws_x \(did you mean "usage"\?\)/],
+      [['key'], /unknown command: key \(did you mean "keys"\?\)[\s\S]*Usage: anvil-admin keys <command>/],
+      [
+        ['keys', 'create', '--worksapce', 'ws_x'],
+        /keys create: unknown option --worksapce \(did you mean --workspace\?\)/,
+      ],
+      [['keys'], /keys: which one\? [\s\S]*Usage: anvil-admin keys <command>[\s\S]*keys rotate <key_id>/],
+      [['projects', 'create', 'ws_x'], /--name is required/],
+      [
+        ['environments', 'create', 'ws_x', 'prj_x', '--name', 'qa', '--mode', 'staging'],
+        /--mode: expected one of live, test/,
+      ],
       [['workspaces', 'list', '--limit', '101'], /--limit: expected a whole number from 1 to 100/],
     ]
     for (const [args, message] of cases) {
@@ -162,6 +183,15 @@ describe('admin CLI', () => {
     expect(keys.stdout).toMatch(/^Usage: anvil-admin keys create \[options\]/)
     expect(keys.stdout).toMatch(/--families F,F,\.\.\. +endpoint families the key may call: hash, hmac/)
     expect(keys.stdout).not.toMatch(/--grace-seconds/)
+    // a group's name with --help: its commands (issue 43: "unknown command: keys")
+    for (const group of ['keys', 'workspaces', 'projects', 'environments']) {
+      const r = await cli([group, '--help'])
+      expect(r.code, group).toBe(0)
+      expect(r.stdout).toMatch(new RegExp(`^Usage: anvil-admin ${group} <command>`))
+      expect(r.stdout).toMatch(new RegExp(`\\n  ${group} create`))
+    }
+    expect(help.stdout).toMatch(/projects create <workspace_id>/)
+    expect(help.stdout).toMatch(/environments create <workspace_id> <project_id>/)
     const rotate = await cli(['keys', 'rotate', '-h'])
     expect(rotate.stdout).toMatch(
       /^Usage: anvil-admin keys rotate <key_id> \[options\][\s\S]*--grace-seconds N/,
@@ -215,6 +245,31 @@ describe('admin CLI', () => {
       monthly_quota: 100,
       allowed_cidrs: ['10.0.0.0/8'],
     })
+    // each key's status, as the console shows it
+    const revoked = JSON.parse(key.stdout).id as string
+    expect((await cli(['keys', 'revoke', revoked], env)).code).toBe(0)
+    const statuses = JSON.parse((await cli(['keys', 'list', id], env)).stdout).data as {
+      id: string
+      status: string
+    }[]
+    expect(statuses.find((k) => k.id === revoked)!.status).toBe('revoked')
+    expect(statuses.filter((k) => k.id !== revoked).map((k) => k.status)).toEqual(['active'])
+    // projects and environments
+    const project = await cli(['projects', 'create', id, '--name', 'billing'], env)
+    expect(project.code).toBe(0)
+    const projectId = JSON.parse(project.stdout).id as string
+    expect(JSON.parse(project.stdout)).toMatchObject({ name: 'billing', workspace_id: id, environments: [] })
+    const qa = await cli(['environments', 'create', id, projectId, '--name', 'qa'], env)
+    expect(JSON.parse(qa.stdout)).toMatchObject({ name: 'qa', mode: 'test', project_id: projectId })
+    const prod = await cli(['environments', 'create', id, projectId, '--name', 'production'], env)
+    expect(JSON.parse(prod.stdout).mode).toBe('live')
+    const taken = await cli(['projects', 'create', id, '--name', 'billing'], env)
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).toMatch(/A project with this name exists\./)
+    const projects = JSON.parse((await cli(['projects', 'list', id], env)).stdout).data
+    expect(projects.map((p: { name: string }) => p.name).sort()).toEqual(['billing', 'default'])
+    const environments = JSON.parse((await cli(['environments', 'list', id, projectId], env)).stdout).data
+    expect(environments.map((e: { name: string }) => e.name)).toEqual(['production', 'qa'])
     const updated = await cli(['workspaces', 'update', id, '--monthly-quota', '5000'], env)
     expect(JSON.parse(updated.stdout).limits.monthly_quota).toBe(5000)
     const missing = await cli(['workspaces', 'get', 'ws_nope'], env)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { KEY_STATUSES } from '../../keys/status.ts'
 import { parseCidr } from '../../lib/cidr.ts'
 import { echoName } from '../../lib/zod-issues.ts'
 import { FAMILIES } from '../../limits/families.ts'
@@ -77,6 +78,11 @@ export const keySchema = z.object({
   environment_id: z.string(),
   mode: z.enum(['live', 'test']),
   prefix: z.string(),
+  status: z
+    .enum(KEY_STATUSES)
+    .describe(
+      'revoked, past its expiry, replaced by a rotation (working until its grace period ends), or active',
+    ),
   name: z.string().nullable(),
   families: z.array(familySchema).nullable().describe('Endpoint families the key may call; null = all'),
   allowed_cidrs: z.array(z.string()).nullable(),
@@ -94,4 +100,28 @@ export const rotateBody = z.strictObject({
     .min(0)
     .max(30 * 86400)
     .default(86400),
+})
+
+const name = z.string().trim().min(1).max(100).describe('Unique within its parent')
+
+export const environmentSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  mode: z.enum(['live', 'test']).describe('live keys start anvil_live_, test keys anvil_test_'),
+  created_at: z.string(),
+})
+export const projectSchema = z.object({
+  id: z.string(),
+  workspace_id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  environments: z.array(environmentSchema),
+})
+export const workspaceIdParams = z.object({ workspace_id: z.string().min(1).max(64) })
+export const projectParams = workspaceIdParams.extend({ project_id: z.string().min(1).max(64) })
+export const createProjectBody = z.strictObject({ name })
+export const createEnvironmentBody = z.strictObject({
+  name,
+  mode: z.enum(['live', 'test']).describe('live keys start anvil_live_, test keys anvil_test_'),
 })
