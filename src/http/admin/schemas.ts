@@ -38,7 +38,12 @@ const countsSchema = z.object({
 
 export const usageSchema = z.object({
   month: z.string(),
-  workspace: countsSchema.extend({ monthly_quota: z.number().int() }),
+  workspace: countsSchema
+    .extend({ monthly_quota: z.number().int() })
+    .describe('Live traffic: what the monthly quota is charged with'),
+  test: countsSchema
+    .extend({ monthly_quota: z.number().int() })
+    .describe("Test-mode keys' traffic, counted apart against a quota of its own (docs/api.md, Test mode)"),
   keys: z.array(countsSchema.extend({ id: z.string(), prefix: z.string(), name: z.string().nullable() })),
   daily: z.record(z.string(), z.number().int()),
 })

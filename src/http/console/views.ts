@@ -109,6 +109,8 @@ export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?:
     plan: workspace.plan,
     limits,
     workspace: { ...usage.workspace, monthly_quota: limits.monthly_quota },
+    // test-mode keys' traffic, limited apart from live traffic (docs/api.md, "Test mode")
+    test: { ...usage.test, monthly_quota: limits.monthly_quota },
     keys: keys.map((k) => ({
       id: k.id,
       name: k.name,

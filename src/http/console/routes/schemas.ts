@@ -123,7 +123,12 @@ export const usageSchema = z.object({
   month: z.string(),
   plan: z.enum(PLAN_NAMES),
   limits: planLimitsSchema,
-  workspace: z.object({ ...counts, monthly_quota: z.number().int() }),
+  workspace: z
+    .object({ ...counts, monthly_quota: z.number().int() })
+    .describe('Live traffic: what the monthly quota is charged with'),
+  test: z
+    .object({ ...counts, monthly_quota: z.number().int() })
+    .describe("Test-mode keys' traffic, counted apart against a quota of its own"),
   keys: z.array(
     z.object({
       id: z.string(),
