@@ -21,9 +21,8 @@ import {
 import { deliverFirstStartSecrets } from './first-start.ts'
 import { listenFailure } from './listen-error.ts'
 
-// the name a person types (and the self-signed certificate names) for a wildcard or loopback address
 function hostForUrl(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '127.0.0.1' || host === '::1') return 'localhost'
+  if (host === '0.0.0.0' || host === '::') return 'localhost'
   return host.includes(':') ? `[${host}]` : host
 }
 

@@ -47,7 +47,7 @@ describe('the server process', () => {
       // stdout is piped: the curl line with its key is in the first-start file the banner names
       expect(out).not.toMatch(/anvil_live_/)
       expect(server.firstStart).toMatch(
-        /curl --cacert '.+cert\.pem' https:\/\/localhost:\d+\/v1\/hash\/sha256 -H 'Authorization: Bearer anvil_live_/,
+        /curl --cacert '.+cert\.pem' https:\/\/127\.0\.0\.1:\d+\/v1\/hash\/sha256 -H 'Authorization: Bearer anvil_live_/,
       )
       expect(server.firstKey).toBeDefined()
       const call = (key: string) =>

@@ -41,7 +41,7 @@ describe('where the API listener listens by default', () => {
     const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: undefined })
     try {
       const port = Number(new URL(server.url).port)
-      expect(server.output()).toContain(`listening on https://localhost:${port} `)
+      expect(server.output()).toContain(`listening on https://127.0.0.1:${port} `)
       expect(await reaches('127.0.0.1', port)).toBe(true)
       const others = Object.values(networkInterfaces())
         .flat()
