@@ -10,7 +10,9 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 FROM node:24-slim
 # the source commit for anvil_build_info (the image has no .git): docker build --build-arg ANVIL_COMMIT=…
 ARG ANVIL_COMMIT=""
+# HOST: every interface of the container (outside one the gateway listens on loopback by default)
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     DATA_DIR=/data \
     ANVIL_COMMIT=${ANVIL_COMMIT}
 # glibc raises its mmap threshold to the largest block freed (up to 32 MiB), after which a large body's

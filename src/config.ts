@@ -78,7 +78,9 @@ function defaultAdminHosts(adminHost: string): string[] {
 export const envSchema = z
   .object({
     PORT: port.default(8443),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    // loopback: a development gateway (and its console sign-up) is not on the LAN unless asked; the image
+    // sets HOST=0.0.0.0, where the container's network is the boundary
+    HOST: z.string().min(1).default('127.0.0.1'),
     ADMIN_PORT: port.default(9464),
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     // comma list of host names, addresses (either with :port) and CIDR blocks; default: loopback names

@@ -19,9 +19,11 @@ export const ERRORS = {
   ERR_VALIDATION: {
     status: 400,
     type: 'invalid_request',
-    message: 'The request body does not match the schema.',
+    message: 'The request does not match the schema.',
   },
   ERR_BAD_REQUEST: { status: 400, type: 'invalid_request', message: 'The request is malformed.' },
+  // plain HTTP sent to the TLS listener, answered in plain HTTP before any TLS (src/http/transport/plain-http.ts)
+  ERR_HTTPS_REQUIRED: { status: 400, type: 'invalid_request', message: 'This port speaks HTTPS only.' },
   ERR_UNSUPPORTED_ALGORITHM: {
     status: 400,
     type: 'invalid_request',
@@ -122,7 +124,7 @@ export const ERRORS = {
   ERR_MISSING_API_KEY: {
     status: 401,
     type: 'authentication_error',
-    message: 'No API key. Send it as Authorization: Bearer <key>.',
+    message: 'No API key. Send it as Authorization: Bearer <key>, or as the user name of HTTP Basic.',
   },
   ERR_INVALID_API_KEY: { status: 401, type: 'authentication_error', message: 'The API key is not valid.' },
   ERR_UNAUTHORIZED: { status: 401, type: 'authentication_error', message: 'Missing or wrong credentials.' },
@@ -165,6 +167,18 @@ export interface ErrorBody {
   error: { type: ErrorType; message: string; code: ErrorCode; details?: Details }
 }
 
+// A refusal's message when its thrower gives none: the table's, or for a validation failure with issues
+// the first of them ("Invalid "at": must be Unix seconds…"), so the message says what is wrong.
+function defaultMessage(code: ErrorCode, details: Details | undefined): string {
+  const first = (details?.issues as { path?: unknown; message?: unknown }[] | undefined)?.[0]
+  if (code !== 'ERR_VALIDATION' || typeof first?.message !== 'string') return ERRORS[code].message
+  const text =
+    typeof first.path === 'string' && first.path !== ''
+      ? `Invalid ${JSON.stringify(first.path)}: ${first.message}`
+      : first.message
+  return /[.?!]$/.test(text) ? text : `${text}.`
+}
+
 // Thrown by ops and routes for an expected failure; carries its table code and what to point at.
 export class AppError extends Error {
   readonly code: ErrorCode
@@ -178,7 +192,7 @@ export class AppError extends Error {
     // and a flood of refused requests makes thousands a second)
     const limit = Error.stackTraceLimit
     Error.stackTraceLimit = 0
-    super(message ?? ERRORS[code].message)
+    super(message ?? defaultMessage(code, details))
     Error.stackTraceLimit = limit
     this.name = 'AppError'
     this.code = code

@@ -3,6 +3,7 @@ import { loggerOptions } from '../observability/logger.ts'
 import type { Runtime } from '../runtime.ts'
 import { adminKeyRoutes } from './admin/keys.ts'
 import { adminOpenApi } from './admin/openapi.ts'
+import { adminProjectRoutes } from './admin/projects.ts'
 import { adminWorkspaceRoutes } from './admin/workspaces.ts'
 import { clientErrorHandler, errorsHandling, frameworkErrors } from './answer/error-handler.ts'
 import { bodyParsers } from './body/parsers.ts'
@@ -65,6 +66,7 @@ export async function buildAdminApp(
   const adminOptions = { store: runtime.store, plans: runtime.config.plans, clock: runtime.clock }
   await app.register(adminWorkspaceRoutes, adminOptions)
   await app.register(adminKeyRoutes, adminOptions)
+  await app.register(adminProjectRoutes, adminOptions)
   await app.register(adminOpenApi, { routes })
   return app
 }

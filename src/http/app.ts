@@ -13,11 +13,13 @@ import { idempotency } from './hooks/idempotency.ts'
 import { recorder } from './hooks/record.ts'
 import { traceRequests } from './hooks/trace.ts'
 import { lane } from './lane/lane.ts'
+import { landingRoutes } from './meta/landing.ts'
 import { metaRoutes } from './meta/meta.ts'
 import { collectRoutes } from './openapi/collector.ts'
 import type { ListenerHeaders } from './openapi/headers.ts'
 import { zodCompiler } from './route/zod-compiler.ts'
 import { connectionTimeouts } from './transport/connection-timeouts.ts'
+import { answerPlainHttp } from './transport/plain-http.ts'
 import { genReqId } from './transport/request-id.ts'
 import { v1Routes } from './v1/index.ts'
 import './fastify-augment.ts'
@@ -80,7 +82,12 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const app = Fastify(serverOptions as FastifyServerOptions) as unknown as FastifyInstance
   // the HTTP/1.1 side of the HTTP/2 server: keep-alive fit for a load balancer, a body that trickles in
   // longer than REQUEST_TIMEOUT_MS is a 408 (HTTP/2 streams get the same deadline from bodyDeadline)
-  if (options.tls) Object.assign(app.server, connectionTimeouts(config))
+  if (options.tls) {
+    const timeouts = connectionTimeouts(config)
+    Object.assign(app.server, timeouts)
+    // plain HTTP sent to this TLS port is answered with the https URL to use, not an empty reply
+    answerPlainHttp(app, { firstByteTimeoutMs: timeouts.headersTimeout })
+  }
 
   app.decorate('dispatcher', runtime.dispatcher)
   app.decorate('streams', runtime.streams)
@@ -127,6 +134,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     ready: () => runtime.ready(),
     headers: DOCUMENTED_HEADERS,
   })
+  await app.register(landingRoutes, { version: VERSION })
   await app.register(v1Routes, { catalog: runtime.catalog })
   await app.register(consoleRoutes, {
     store: runtime.store,

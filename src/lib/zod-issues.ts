@@ -62,9 +62,15 @@ const listed = (values: readonly unknown[]) => {
   return `${values.length === 1 ? '' : 'one of '}${shown.join(', ')}${values.length > MAX_LISTED_VALUES ? ', …' : ''}`
 }
 
-// "Missing required field "input" (a string)." rather than zod's "Invalid input: expected string,
-// received undefined", which says neither which field nor that it is absent.
-function missingField(issue: z.core.$ZodRawIssue): string | undefined {
+// A field the input lacks, by name, and what it must be: "Missing required field "input" (a string)."
+// rather than zod's "Invalid input: expected string, received undefined", which says neither which field
+// nor that it is absent.
+interface MissingField {
+  name: string
+  what: string
+}
+
+function missingField(issue: z.core.$ZodRawIssue): MissingField | undefined {
   if (issue.input !== undefined || !issue.path || issue.path.length === 0) return undefined
   const name = issue.path.map((p) => echoName(String(p))).join('.')
   let what: string | undefined
@@ -72,12 +78,13 @@ function missingField(issue: z.core.$ZodRawIssue): string | undefined {
   else if (issue.code === 'invalid_value') what = listed(issue.values)
   else if (issue.code === 'invalid_union' && Array.isArray((issue as { options?: unknown }).options))
     what = listed((issue as unknown as { options: unknown[] }).options)
-  return what === undefined ? undefined : `Missing required field ${JSON.stringify(name)} (${what}).`
+  return what === undefined ? undefined : { name, what }
 }
 
 // Per-parse error map, run by zod for the issues we finalize (at most MAX_ISSUES): an unknown field is
 // reported with the field names of the object it was found in (every request object schema is strict:
-// unknown fields are refused, never dropped); a missing field by name.
+// unknown fields are refused, never dropped); a missing field by name (kept on the issue, which zod copies
+// into the final one, for the error's message).
 function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code === 'unrecognized_keys') {
     ;(issue as unknown as UnknownKeysIssue).known = namesOf(issue.inst)
@@ -85,8 +92,9 @@ function describeIssue(issue: z.core.$ZodRawIssue): string | undefined {
     return 'Unknown field'
   }
   const missing = missingField(issue)
-  if (missing !== undefined) (issue as { missing?: boolean }).missing = true
-  return missing
+  if (missing === undefined) return undefined
+  ;(issue as { missing?: MissingField }).missing = missing
+  return `Missing required field ${JSON.stringify(missing.name)} (${missing.what}).`
 }
 
 export type Validated<T> = { success: true; data: T } | { success: false; issues: z.core.$ZodIssue[] }
@@ -120,7 +128,7 @@ function joinPath(parts: unknown[]): string {
 
 // the unknown field's own name, for the error's message (a dotted path cannot be split back into names)
 const unknownNames = new WeakMap<InputIssue, string>()
-const missingIssues = new WeakSet<InputIssue>()
+const missingFields = new WeakMap<InputIssue, MissingField>()
 
 function unknownField(path: string, name: string, closest: string | undefined): InputIssue {
   const quoted = JSON.stringify(echoName(name))
@@ -151,23 +159,49 @@ export function issuesOf(issues: readonly z.core.$ZodIssue[], prefix?: string): 
       }
     } else {
       const issue = { path: joinPath(path), message: i.message }
-      if ((i as { missing?: boolean }).missing) missingIssues.add(issue)
+      const missing = (i as { missing?: MissingField }).missing
+      if (missing) missingFields.set(issue, missing)
       out.push(issue)
     }
   }
   return out
 }
 
-// The error's message: the first unknown field when there is one (the mistake a client most needs to
-// see), else the first missing field, else the generic one of the error table.
-export function validationMessage(issues: InputIssue[], prefix?: string): string | undefined {
+// Where the issues are, for a person: the part of the request, by the prefix of their paths.
+function partOf(prefix: string | undefined): string {
+  if (prefix === undefined) return 'body'
+  if (prefix === 'query') return 'query string'
+  if (prefix === 'params') return 'path'
+  return prefix
+}
+
+const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`)
+
+// The error's message, naming the part of the request (body, query string, path) and the first issue
+// that matters most: the first unknown field when there is one (the mistake a client most needs to see),
+// else the first missing field, else the first issue as it stands.
+export function validationMessage(issues: InputIssue[], prefix?: string): string {
+  const part = partOf(prefix)
   const unknown = issues.find((i) => unknownNames.has(i))
-  if (!unknown) return issues.find((i) => missingIssues.has(i))?.message
-  const name = unknownNames.get(unknown)!
-  const part = prefix === undefined ? 'body' : prefix === 'query' ? 'query string' : prefix
-  const top = unknown.path === joinPath([prefix, name])
-  const where = top ? '' : ` at ${unknown.path}`
-  const hint =
-    unknown.did_you_mean === undefined ? '' : ` (did you mean ${JSON.stringify(unknown.did_you_mean)}?)`
-  return `Unknown field ${JSON.stringify(echoName(name))} in the ${part}${where}${hint}.`
+  if (unknown) {
+    const name = unknownNames.get(unknown)!
+    const top = unknown.path === joinPath([prefix, name])
+    const where = top ? '' : ` at ${unknown.path}`
+    const hint =
+      unknown.did_you_mean === undefined ? '' : ` (did you mean ${JSON.stringify(unknown.did_you_mean)}?)`
+    return `Unknown field ${JSON.stringify(echoName(name))} in the ${part}${where}${hint}.`
+  }
+  const missingIssue = issues.find((i) => missingFields.has(i))
+  if (missingIssue) {
+    const { name, what } = missingFields.get(missingIssue)!
+    return `Missing required field ${JSON.stringify(name)} in the ${part} (${what}).`
+  }
+  const first = issues[0]
+  if (!first) return `The ${part} does not match the schema.`
+  const field =
+    prefix !== undefined && first.path.startsWith(`${prefix}.`)
+      ? first.path.slice(prefix.length + 1)
+      : first.path
+  if (field === '' || field === prefix) return sentence(`The ${part} is not valid: ${first.message}`)
+  return sentence(`Invalid ${JSON.stringify(field)} in the ${part}: ${first.message}`)
 }

@@ -1,10 +1,23 @@
 // What the limiter is asked for one request, and what it decides: both rates and both quotas, in one
 // store call (src/store/: memory or one Lua script on Redis), read by the RateLimit headers (headers.ts).
 
+// A key's mode. Test-mode traffic is limited apart from live traffic (docs/api.md, "Test mode"): its own
+// workspace per-second bucket and its own monthly counter, each at the plan's figure, so a test suite never
+// uses up what production has, nor production what tests have.
+export type LimitMode = 'live' | 'test'
+
+// Whose workspace-wide rate and monthly count a request moves: the workspace's, or its test mode's. The
+// embedded store keys its counters by it; Redis keeps test mode in usage hashes of their own.
+export function limitSubject(workspaceId: string, mode: LimitMode | undefined): string {
+  return mode === 'test' ? `${workspaceId}~test` : workspaceId
+}
+
 // Everything the limiter needs for one request, decided in one call (one Lua script on Redis).
 export interface ConsumeRequest {
   workspaceId: string
   keyId: string
+  // the key's mode (absent: live)
+  mode?: LimitMode
   keyRatePerSecond: number
   workspaceRatePerSecond: number
   monthlyQuota: number
@@ -29,6 +42,8 @@ export type RefusalReason = 'key_rate' | 'workspace_rate' | 'quota' | 'key_quota
 export interface Charge {
   workspaceId: string
   keyId: string
+  // present for a test-mode request, whose counters are apart
+  mode?: 'test'
   // UTC month 'YYYY-MM' and day of month 'DD' the request was counted in
   month: string
   day: string

@@ -1,15 +1,18 @@
 import { parseCidr } from '../lib/cidr.ts'
+import { closestName } from '../lib/did-you-mean.ts'
 import { FAMILIES } from '../limits/families.ts'
 import { PLAN_NAMES } from '../limits/plans.ts'
 
 // The admin CLI's commands: each one's arguments are checked here, before anything is sent, so a typo is
 // a message naming the flag rather than a request the server refuses (or, worse, accepts as null).
 export class UsageError extends Error {
-  // the command whose usage to print after the message (undefined: the list of commands)
+  // the command whose usage to print after the message (undefined: its group's, or the list of commands)
   readonly command: Command | undefined
-  constructor(message: string, command?: Command) {
+  readonly group: string | undefined
+  constructor(message: string, command?: Command, group?: string) {
     super(message)
     this.command = command
+    this.group = group
   }
 }
 
@@ -244,6 +247,50 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'projects list',
+    args: ['workspace_id'],
+    summary: "List a workspace's projects with their environments, newest first",
+    options: { ...PAGING },
+    build: ([id], v) => listCall(`/admin/workspaces/${seg(id!)}/projects`, {}, v),
+  },
+  {
+    name: 'projects create',
+    args: ['workspace_id'],
+    summary: 'Create a project in a workspace',
+    options: { name: { value: 'NAME', help: 'its name, unique in the workspace (required)', parse: text } },
+    build([id], v) {
+      if (v.name === undefined) throw new UsageError('--name is required')
+      return { method: 'POST', path: `/admin/workspaces/${seg(id!)}/projects`, body: { name: v.name } }
+    },
+  },
+  {
+    name: 'environments list',
+    args: ['workspace_id', 'project_id'],
+    summary: "List a project's environments, newest first",
+    options: { ...PAGING },
+    build: ([ws, project], v) =>
+      listCall(`/admin/workspaces/${seg(ws!)}/projects/${seg(project!)}/environments`, {}, v),
+  },
+  {
+    name: 'environments create',
+    args: ['workspace_id', 'project_id'],
+    summary: 'Create an environment in a project (live or test mode)',
+    options: {
+      name: { value: 'NAME', help: 'its name, unique in the project (required)', parse: text },
+      mode: {
+        value: 'live|test',
+        help: 'its keys\' mode (default: live if named "production", else test, as keys create does)',
+        parse: oneOf(['live', 'test']),
+      },
+    },
+    build([ws, project], v) {
+      if (v.name === undefined) throw new UsageError('--name is required')
+      const mode = v.mode ?? (v.name === 'production' ? 'live' : 'test')
+      const path = `/admin/workspaces/${seg(ws!)}/projects/${seg(project!)}/environments`
+      return { method: 'POST', path, body: { name: v.name, mode } }
+    },
+  },
+  {
     name: 'keys list',
     args: ['workspace_id'],
     summary: "List a workspace's keys, newest first (prefixes and scope, never the keys)",
@@ -345,9 +392,9 @@ export function commandUsage(c: Command): string {
 export const USAGE = `Usage: anvil-admin <command> [arguments] [options]   (or: npm run admin -- <command> ...)
 
 Commands:
-${COMMANDS.map((c) => `  ${`${c.name}${c.args.map((a) => ` <${a}>`).join('')}`.padEnd(34)}${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${`${c.name}${c.args.map((a) => ` <${a}>`).join('')}`.padEnd(44)}${c.summary}`).join('\n')}
 
-Run \`anvil-admin <command> --help\` for a command's options.
+Run \`anvil-admin <command> --help\` for a command's options, \`anvil-admin keys --help\` for a group's commands.
 
 Finding the gateway: ADMIN_URL, else http://ADMIN_HOST:ADMIN_PORT when either is set (loopback when
 ADMIN_HOST is 0.0.0.0 or ::), else the URL the gateway recorded in DATA_DIR/admin-listener.json when it
@@ -357,8 +404,59 @@ http://127.0.0.1:9464. ADMIN_TOKEN, else the token saved in DATA_DIR/admin-token
 Exit status: 0 done; 1 the server refused (its error on stderr); 2 bad arguments or no admin token;
 3 the server could not be reached or did not answer in time.`
 
+// The commands of a group ("keys"): its usage, as `anvil-admin keys --help` prints it.
+export const GROUPS = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]!))].filter((g) =>
+  COMMANDS.some((c) => c.name.startsWith(`${g} `)),
+)
+
+const signature = (c: Command) => `${c.name}${c.args.map((a) => ` <${a}>`).join('')}`
+
+export function groupUsage(group: string): string {
+  const commands = COMMANDS.filter((c) => c.name.startsWith(`${group} `))
+  return [
+    `Usage: anvil-admin ${group} <command> [arguments] [options]`,
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${signature(c).padEnd(34)}${c.summary}`),
+    '',
+    `Run \`anvil-admin ${group} <command> --help\` for a command's options.`,
+  ].join('\n')
+}
+
+// What an unknown command most likely meant: a command one or two edits away ("workspace list",
+// "keys craete"), else, for a group's name with an unknown command after it, the group's commands.
+function unknownCommand(words: string[]): UsageError {
+  const typed = words.join(' ')
+  const two = words.slice(0, 2).join(' ')
+  const closest =
+    (words.length >= 2
+      ? closestName(
+          two,
+          COMMANDS.map((c) => c.name).filter((n) => n.includes(' ')),
+        )
+      : undefined) ??
+    closestName(words[0]!, [...GROUPS, ...COMMANDS.map((c) => c.name).filter((n) => !n.includes(' '))])
+  if (closest !== undefined && GROUPS.includes(closest) && words.length === 1)
+    return new UsageError(`unknown command: ${typed} (did you mean "${closest}"?)`, undefined, closest)
+  if (closest !== undefined && !GROUPS.includes(closest))
+    return new UsageError(`unknown command: ${typed} (did you mean "${closest}"?)`)
+  const group =
+    GROUPS.find((g) => g === words[0]) ?? (closest && GROUPS.includes(closest) ? closest : undefined)
+  if (group !== undefined) {
+    const names = COMMANDS.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name)
+    return new UsageError(
+      `unknown command: ${typed}; the ${group} commands are ${names.join(', ')}`,
+      undefined,
+      group,
+    )
+  }
+  return new UsageError(`unknown command: ${typed}`)
+}
+
+export type Help = Command | 'all' | { group: string }
+
 // "keys create --families hash,jwt" → the command and its checked values, or a UsageError.
-export function parseCommand(argv: string[]): { command: Command; call: Call } | { help: Command | 'all' } {
+export function parseCommand(argv: string[]): { command: Command; call: Call } | { help: Help } {
   const words: string[] = []
   let i = 0
   while (i < argv.length && !argv[i]!.startsWith('-')) words.push(argv[i++]!)
@@ -368,7 +466,17 @@ export function parseCommand(argv: string[]): { command: Command; call: Call } |
   const wantsHelp = rest.includes('--help') || rest.includes('-h')
   if (!command) {
     if (words.length === 0 && wantsHelp) return { help: 'all' }
-    throw new UsageError(words.length === 0 ? 'no command given' : `unknown command: ${words.join(' ')}`)
+    if (words.length === 0) throw new UsageError('no command given')
+    // a group's name alone: its commands (to stdout when asked for, else as the usage of a mistake)
+    if (words.length === 1 && GROUPS.includes(words[0]!)) {
+      if (wantsHelp) return { help: { group: words[0]! } }
+      throw new UsageError(
+        `${words[0]}: which one? (a command follows the group's name)`,
+        undefined,
+        words[0],
+      )
+    }
+    throw unknownCommand(words)
   }
   if (wantsHelp) return { help: command }
   const args = words.slice(command.name.split(' ').length)
@@ -382,7 +490,11 @@ export function parseCommand(argv: string[]): { command: Command; call: Call } |
     const eq = token.indexOf('=')
     const flag = eq === -1 ? token.slice(2) : token.slice(2, eq)
     const option = command.options[flag]
-    if (!option) throw new UsageError(`${command.name}: unknown option --${flag}`, command)
+    if (!option) {
+      const closest = closestName(flag, Object.keys(command.options))
+      const hint = closest === undefined ? '' : ` (did you mean --${closest}?)`
+      throw new UsageError(`${command.name}: unknown option --${flag}${hint}`, command)
+    }
     const raw = eq === -1 ? rest[++j] : token.slice(eq + 1)
     if (raw === undefined || (eq === -1 && raw.startsWith('--'))) {
       throw new UsageError(`--${flag}: a value is required (${option.value})`, command)

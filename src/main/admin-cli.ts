@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { type Call, commandUsage, parseCommand, USAGE, UsageError } from './admin-args.ts'
+import {
+  type Call,
+  commandUsage,
+  groupUsage,
+  type Help,
+  parseCommand,
+  USAGE,
+  UsageError,
+} from './admin-args.ts'
 import { adminListenerPath, reachableAdminUrl, readAdminListener } from './admin-listener.ts'
 
 // anvil-admin: a CLI for people over the admin API. Exit status: 0 done; 1 the server refused; 2 bad
@@ -160,10 +168,15 @@ async function request(call: Call): Promise<{ ok: boolean; body?: unknown }> {
   return { ok: true, body: payload.data }
 }
 
+function helpText(help: Help): string {
+  if (help === 'all') return USAGE
+  return 'group' in help ? groupUsage(help.group) : commandUsage(help)
+}
+
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCommand(argv)
   if ('help' in parsed) {
-    process.stdout.write(`${parsed.help === 'all' ? USAGE : commandUsage(parsed.help)}\n`)
+    process.stdout.write(`${helpText(parsed.help)}\n`)
     return 0
   }
   return send(parsed.call)
@@ -173,7 +186,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) {
-      const usage = err.command ? commandUsage(err.command) : USAGE
+      const usage = err.command ? commandUsage(err.command) : err.group ? groupUsage(err.group) : USAGE
       process.stderr.write(`admin: ${err.message}\n\n${usage}\n`)
       process.exit(2)
     }

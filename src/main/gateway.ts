@@ -12,7 +12,15 @@ import { openRuntime } from '../runtime.ts'
 import { DataDirInUseError } from '../store/memory/data-dir-lock.ts'
 import { reachableAdminUrl, recordAdminListener } from './admin-listener.ts'
 import { describeBackends } from './banner.ts'
+import {
+  clearFirstKeyPending,
+  makeKeyCommand,
+  markFirstKeyPending,
+  noKeyShownLines,
+  pendingFirstKey,
+} from './first-key.ts'
 import { deliverFirstStartSecrets } from './first-start.ts'
+import { listenFailure } from './listen-error.ts'
 
 function hostForUrl(host: string): string {
   if (host === '0.0.0.0' || host === '::') return 'localhost'
@@ -66,12 +74,34 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
   process.once('SIGINT', () => void shutdown('SIGINT'))
 
-  const first = config.bootstrap ? await bootstrapIfEmpty(runtime.store, config.defaultPlan) : undefined
   await Promise.all([app.ready(), adminApp.ready()])
   collectAfterBoot()
   growOldGenerationInWideSteps()
-  await app.listen({ port: config.port, host: config.host })
-  await adminApp.listen({ port: config.adminPort, host: config.adminHost })
+  // both listeners first: a start that cannot listen (a port in use) must not have made the first key,
+  // which only this start could show
+  const listeners = [
+    { app, what: 'the API listener', host: config.host, port: config.port, hostVariable: 'HOST' },
+    {
+      app: adminApp,
+      what: 'the internal listener (metrics, admin API)',
+      host: config.adminHost,
+      port: config.adminPort,
+      hostVariable: 'ADMIN_HOST',
+    },
+  ] as const
+  for (const l of listeners) {
+    try {
+      await l.app.listen({ port: l.port, host: l.host })
+    } catch (err) {
+      const portVariable = l.hostVariable === 'HOST' ? 'PORT' : 'ADMIN_PORT'
+      const message = listenFailure(err, { ...l, portVariable })
+      if (message === undefined) throw err
+      process.stderr.write(`${message}\n`)
+      await Promise.allSettled([app.close(), adminApp.close()])
+      await runtime.close()
+      process.exit(1)
+    }
+  }
   const apiPort = (app.server.address() as { port: number }).port
   const adminPort = (adminApp.server.address() as { port: number }).port
   const base = `https://${hostForUrl(config.host)}:${apiPort}`
@@ -84,6 +114,13 @@ async function main(): Promise<void> {
       ? { token: 'environment' as const }
       : { token: 'file' as const, token_file: admin.path }),
   })
+  // a key left unshown by an earlier start, read before this start may make (and mark) one
+  const earlier = await pendingFirstKey(config.dataDir)
+  const first = config.bootstrap
+    ? await bootstrapIfEmpty(runtime.store, config.defaultPlan, (id) =>
+        markFirstKeyPending(config.dataDir, id),
+      )
+    : undefined
   const backends = describeBackends(config)
   app.log.info({ ...backends.fields, port: apiPort, admin_port: adminPort }, 'gateway listening')
   const lines = [
@@ -91,7 +128,7 @@ async function main(): Promise<void> {
     `Anvil ${VERSION} (Node ${process.version}) listening on ${base} (TLS: HTTP/1.1 and HTTP/2)`,
     `  docs:          ${base}/docs`,
     `  console:       ${base}/console`,
-    `  metrics/admin: http://${hostForUrl(config.adminHost)}:${adminPort}/metrics`,
+    `  metrics/admin: ${reachableAdminUrl(config.adminHost, adminPort)}/metrics`,
     `  data dir:      ${config.dataDir}`,
     `  store:         ${backends.store}`,
     `  jobs:          ${backends.jobs}`,
@@ -112,12 +149,29 @@ async function main(): Promise<void> {
       'Try it:',
       `  curl${cacert} ${base}/v1/hash/sha256 -H 'Authorization: Bearer ${first.key}' -H 'Content-Type: application/json' -d '{"input":"hello"}'`,
     )
+  } else {
+    lines.push(...noKeyShownLines(earlier))
   }
-  const shown = await deliverFirstStartSecrets({
-    lines: secrets,
-    dataDir: config.dataDir,
-    terminal: process.stdout.isTTY === true,
-  })
+  let shown: string[]
+  try {
+    shown = await deliverFirstStartSecrets({
+      lines: secrets,
+      dataDir: config.dataDir,
+      terminal: process.stdout.isTTY === true,
+    })
+  } catch (err) {
+    // the secrets could not be written where they may be read: never print them instead (stdout is a log)
+    const reason = err instanceof Error ? err.message : String(err)
+    shown = ['', `First-start secrets could not be written to ${config.dataDir}: ${reason}.`]
+    if (first)
+      shown.push(
+        'The first API key is lost (only its hash is stored). Make another one, once that is fixed:',
+        `  ${makeKeyCommand(first.workspaceId)}`,
+      )
+    if (admin.generated) shown.push(`The admin token is saved in ${config.dataDir}/admin-token.json.`)
+  }
+  // shown (or its loss reported): no later start needs to speak of it
+  if (first || earlier) await clearFirstKeyPending(config.dataDir)
   process.stdout.write(`${[...lines, ...shown].join('\n')}\n\n`)
 }
 

@@ -78,8 +78,13 @@ export interface UsageCounts {
 
 export interface Usage {
   month: string
+  // live traffic's counts, which the monthly quota is charged with
   workspace: UsageCounts
+  // test-mode keys' counts, kept apart (docs/api.md, "Test mode")
+  test: UsageCounts
+  // each key's own counts, whatever its mode
   keys: Record<string, UsageCounts>
+  // admitted live requests per UTC day
   daily: Record<string, number>
 }
 

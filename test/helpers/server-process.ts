@@ -19,15 +19,24 @@ export interface ServerProcess {
 const ROOT = new URL('../../', import.meta.url).pathname
 
 // Runs `node src/main/gateway.ts` as `npm start` does, on ephemeral ports, and waits for its banner; from
-// `cwd` (default: the checkout), where an unset DATA_DIR is ./.data.
+// `cwd` (default: the checkout), where an unset DATA_DIR is ./.data. A variable given as undefined is unset
+// (HOST, which is otherwise 127.0.0.1 here).
 export async function startServerProcess(
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   options: { cwd?: string } = {},
 ): Promise<ServerProcess> {
   const cwd = options.cwd ?? ROOT
   const child = spawn(process.execPath, ['src/main/gateway.ts'], {
     cwd,
-    env: { PATH: process.env.PATH, PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env },
+    env: Object.fromEntries(
+      Object.entries({
+        PATH: process.env.PATH,
+        PORT: '0',
+        ADMIN_PORT: '0',
+        HOST: '127.0.0.1',
+        ...env,
+      }).filter(([, value]) => value !== undefined),
+    ),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let out = ''

@@ -146,3 +146,22 @@ export function parseShown(shown: string): ShownAnswer {
   }
   return { status, json, text }
 }
+
+// The variables examples may use without setting them: the key a first start gives (the README says where
+// it is). Every other one is set by an earlier step of the same page, as a reader would set it.
+const GIVEN = new Set(['ANVIL_KEY'])
+// The $VARIABLES a page's blocks use before any earlier step of the page (or the same line, to its left)
+// sets them: `NAME=…` or `export NAME=…` at the start of a step, a comment not counting.
+export function unsetVariables(file: string, sources: string[]): string[] {
+  const set = new Set(GIVEN)
+  const problems: string[] = []
+  for (const source of sources) {
+    for (const step of shellSteps(source)) {
+      for (const m of step.command.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g))
+        if (!set.has(m[1]!)) problems.push(`${file}: $${m[1]} is used before any step sets it`)
+      const assigned = /^(?:export\s+)?([A-Z_][A-Z0-9_]*)=/.exec(step.command)?.[1]
+      if (assigned) set.add(assigned)
+    }
+  }
+  return problems
+}

@@ -216,7 +216,7 @@ describe('a refused body costs no work per unknown field (issue 27)', () => {
     const error = r.json<{
       error: { message: string; details: { issues: { path: string; message: string }[] } }
     }>().error
-    expect(error.message).toBe('Missing required field "input" (a string).')
+    expect(error.message).toBe('Missing required field "input" in the body (a string).')
     expect(error.details.issues).toEqual([
       { path: 'input', message: 'Missing required field "input" (a string).' },
       {

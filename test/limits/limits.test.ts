@@ -137,6 +137,41 @@ describe('plans and limits (embedded store)', () => {
     expect(state.month).toEqual({ r: 999_999, t: 60 })
   })
 
+  // Issue 43: test-mode keys drew on the same quota and rate as live ones, with nothing saying so.
+  it('test-mode keys are limited apart: live traffic keeps its quota and rate, and the reverse', async () => {
+    await start('free')
+    expect((await override({ monthly_quota: 3 })).statusCode).toBe(200)
+    const live = t.key
+    const test = (await t.newKey({ environment: 'staging', mode: 'test' })).key
+    expect(test).toMatch(/^anvil_test_/)
+    expect(count(await burst(live, 5), 200)).toBe(3)
+    const refused = await call(live)
+    expect(refused.json().error.code).toBe('ERR_QUOTA_EXCEEDED')
+    // the live quota is used up; test mode's is its own, at the plan's figure, and says so in its headers
+    const first = await call(test)
+    expect(first.statusCode).toBe(200)
+    expect(policies(first.headers['ratelimit-policy'] as string).month).toMatchObject({ q: 3 })
+    expect(String(first.headers.ratelimit)).toContain('"month";r=2;')
+    expect(count(await burst(test, 4), 200)).toBe(2)
+    expect((await call(test)).json().error.code).toBe('ERR_QUOTA_EXCEEDED')
+    const report = await usage()
+    expect(report.workspace).toMatchObject({ requests: 3, refused_quota: 3, monthly_quota: 3 })
+    expect(report.test).toMatchObject({ requests: 3, refused_quota: 3, monthly_quota: 3 })
+  })
+
+  it("test-mode keys have their own workspace per-second bucket: a test burst leaves live traffic's full", async () => {
+    await start('free')
+    // free: 5 a second per key, 10 per workspace; two test keys empty test mode's workspace bucket
+    const tests = [(await t.newKey({ environment: 'staging', mode: 'test' })).key]
+    tests.push((await t.newKey({ environment: 'staging', mode: 'test' })).key)
+    const testBurst = (await Promise.all(tests.map((k) => burst(k, 10)))).flat()
+    expect(count(testBurst, 200)).toBe(10)
+    expect(count(await burst(tests[0]!, 1), 429)).toBe(1)
+    // live keys still have all of theirs
+    const other = (await t.newKey()).key
+    expect(count([...(await burst(t.key, 10)), ...(await burst(other, 10))], 200)).toBe(10)
+  })
+
   it("RateLimit-Policy follows the month's length: the policy kept for a plan is rebuilt when the month changes", async () => {
     await start('pro')
     // November (30 days), then December (31): the same limits, so the same kept policy, but another window

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
@@ -13,10 +13,9 @@ interface Result {
   stderr: string
 }
 
-// The CLI as people run it: a real process (`node src/main/admin-cli.ts`, what the anvil-admin bin points at).
-function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+function run(node: string, args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/main/admin-cli.ts', ...args], {
+    const child = spawn(node, args, {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', ADMIN_TOKEN, ...env },
     })
@@ -31,6 +30,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Result> 
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+// The CLI as people run it: a real process (`node src/main/admin-cli.ts`, what `npm run admin` runs and
+// the anvil-admin bin loads).
+function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return run(process.execPath, ['src/main/admin-cli.ts', ...args], env)
 }
 
 async function closedPort(): Promise<number> {
@@ -55,12 +60,36 @@ describe('admin CLI', () => {
   })
   afterAll(() => t?.close())
 
-  it('is the anvil-admin bin', () => {
+  it('is the anvil-admin bin, which tells a Node older than 24 what to run instead of a stack trace', async () => {
     const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'))
-    expect(pkg.bin).toEqual({ 'anvil-admin': 'src/main/admin-cli.ts' })
-    expect(readFileSync(`${ROOT}src/main/admin-cli.ts`, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(
+    expect(pkg.bin).toEqual({ 'anvil-admin': 'src/main/anvil-admin.mjs' })
+    expect(readFileSync(`${ROOT}src/main/anvil-admin.mjs`, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(
       true,
     )
+    // on Node 24 the bin is the CLI
+    const help = await run(process.execPath, ['src/main/anvil-admin.mjs', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^Usage: anvil-admin <command>/)
+    // an older Node: this one made to say it is 20, and a real one when the machine has it (Debian's)
+    const older: [string, string[], string][] = [
+      [
+        process.execPath,
+        ['--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.11.1"})'],
+        '20.11.1',
+      ],
+    ]
+    for (const node of ['/usr/bin/node', '/usr/local/bin/node']) {
+      const version = spawnSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim()
+      if (version && Number(version.split('.')[0]) < 24) older.push([node, [], version])
+    }
+    for (const [node, flags, version] of older) {
+      const r = await run(node, [...flags, 'src/main/anvil-admin.mjs', 'workspaces', 'list'])
+      expect(r.code, node).toBe(2)
+      expect(r.stderr).toContain(`anvil-admin needs Node 24 or newer; this is Node v${version}`)
+      expect(r.stderr).toContain('`npm run admin -- <command>`')
+      expect(r.stderr).toContain(`PATH="${ROOT.replace(/\/$/, '')}/node_modules/.bin:$PATH"`)
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+    }
   })
 
   // one process per case: generous time on a shared machine
@@ -106,7 +135,28 @@ describe('admin CLI', () => {
       [['keys', 'revoke'], /keys revoke: expected <key_id>, got none/],
       [['keys', 'revoke', 'a', 'b'], /keys revoke: expected <key_id>, got a b/],
       [['keys', 'create', '--workspace'], /--workspace: a value is required/],
-      [['workspaces', 'delete', 'ws_x'], /unknown command: workspaces delete ws_x/],
+      [
+        ['workspaces', 'delete', 'ws_x'],
+        /unknown command: workspaces delete ws_x; the workspaces commands are workspaces list, workspaces create/,
+      ],
+      // did you mean: a command, a group, an option
+      [['workspace', 'list'], /unknown command: workspace list \(did you mean "workspaces list"\?\)/],
+      [
+        ['keys', 'craete', '--workspace', 'ws_x'],
+        /unknown command: keys craete \(did you mean "keys create"\?\)/,
+      ],
+      [['usgae', 'ws_x'], /unknown command: usgae ws_x \(did you mean "usage"\?\)/],
+      [['key'], /unknown command: key \(did you mean "keys"\?\)[\s\S]*Usage: anvil-admin keys <command>/],
+      [
+        ['keys', 'create', '--worksapce', 'ws_x'],
+        /keys create: unknown option --worksapce \(did you mean --workspace\?\)/,
+      ],
+      [['keys'], /keys: which one\? [\s\S]*Usage: anvil-admin keys <command>[\s\S]*keys rotate <key_id>/],
+      [['projects', 'create', 'ws_x'], /--name is required/],
+      [
+        ['environments', 'create', 'ws_x', 'prj_x', '--name', 'qa', '--mode', 'staging'],
+        /--mode: expected one of live, test/,
+      ],
       [['workspaces', 'list', '--limit', '101'], /--limit: expected a whole number from 1 to 100/],
     ]
     for (const [args, message] of cases) {
@@ -135,6 +185,15 @@ describe('admin CLI', () => {
       /--families F,F,\.\.\. +endpoint families the key may call: (\w+, )*hash, hmac/,
     )
     expect(keys.stdout).not.toMatch(/--grace-seconds/)
+    // a group's name with --help: its commands (issue 43: "unknown command: keys")
+    for (const group of ['keys', 'workspaces', 'projects', 'environments']) {
+      const r = await cli([group, '--help'])
+      expect(r.code, group).toBe(0)
+      expect(r.stdout).toMatch(new RegExp(`^Usage: anvil-admin ${group} <command>`))
+      expect(r.stdout).toMatch(new RegExp(`\\n  ${group} create`))
+    }
+    expect(help.stdout).toMatch(/projects create <workspace_id>/)
+    expect(help.stdout).toMatch(/environments create <workspace_id> <project_id>/)
     const rotate = await cli(['keys', 'rotate', '-h'])
     expect(rotate.stdout).toMatch(
       /^Usage: anvil-admin keys rotate <key_id> \[options\][\s\S]*--grace-seconds N/,
@@ -188,6 +247,31 @@ describe('admin CLI', () => {
       monthly_quota: 100,
       allowed_cidrs: ['10.0.0.0/8'],
     })
+    // each key's status, as the console shows it
+    const revoked = JSON.parse(key.stdout).id as string
+    expect((await cli(['keys', 'revoke', revoked], env)).code).toBe(0)
+    const statuses = JSON.parse((await cli(['keys', 'list', id], env)).stdout).data as {
+      id: string
+      status: string
+    }[]
+    expect(statuses.find((k) => k.id === revoked)!.status).toBe('revoked')
+    expect(statuses.filter((k) => k.id !== revoked).map((k) => k.status)).toEqual(['active'])
+    // projects and environments
+    const project = await cli(['projects', 'create', id, '--name', 'billing'], env)
+    expect(project.code).toBe(0)
+    const projectId = JSON.parse(project.stdout).id as string
+    expect(JSON.parse(project.stdout)).toMatchObject({ name: 'billing', workspace_id: id, environments: [] })
+    const qa = await cli(['environments', 'create', id, projectId, '--name', 'qa'], env)
+    expect(JSON.parse(qa.stdout)).toMatchObject({ name: 'qa', mode: 'test', project_id: projectId })
+    const prod = await cli(['environments', 'create', id, projectId, '--name', 'production'], env)
+    expect(JSON.parse(prod.stdout).mode).toBe('live')
+    const taken = await cli(['projects', 'create', id, '--name', 'billing'], env)
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).toMatch(/A project with this name exists\./)
+    const projects = JSON.parse((await cli(['projects', 'list', id], env)).stdout).data
+    expect(projects.map((p: { name: string }) => p.name).sort()).toEqual(['billing', 'default'])
+    const environments = JSON.parse((await cli(['environments', 'list', id, projectId], env)).stdout).data
+    expect(environments.map((e: { name: string }) => e.name)).toEqual(['production', 'qa'])
     const updated = await cli(['workspaces', 'update', id, '--monthly-quota', '5000'], env)
     expect(JSON.parse(updated.stdout).limits.monthly_quota).toBe(5000)
     const missing = await cli(['workspaces', 'get', 'ws_nope'], env)

@@ -153,10 +153,13 @@ describe('the server process', () => {
       // the plan change persisted too
       expect(String(ok.headers['ratelimit-policy'])).toContain('"month";q=5000')
       expect((await req(revokedKey)).status).toBe(401)
+      // a restart shows no key, and says how to make one
+      expect(again.output()).toContain('  API keys:      npm run admin -- keys create --workspace <id>')
     } finally {
       expect(await again.stop('SIGINT')).toBe(0)
     }
-  })
+    // two gateway starts and a dozen CLI processes: more than the default on a shared machine
+  }, 90_000)
 
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir })

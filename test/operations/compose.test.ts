@@ -12,6 +12,7 @@ import { ROOT } from './dashboards.ts'
 interface Service {
   build?: string | { context: string; args?: Record<string, string> }
   image?: string
+  pull_policy?: string
   command?: string[]
   deploy?: { replicas?: number }
   environment?: Record<string, string>
@@ -61,6 +62,7 @@ describe('docker-compose.yml', () => {
   it('runs the gateway twice, a job worker, two Redis, Prometheus, Alertmanager and Grafana', () => {
     expect(Object.keys(services).sort()).toEqual([
       'alertmanager',
+      'certificate',
       'gateway',
       'grafana',
       'prometheus',
@@ -70,14 +72,19 @@ describe('docker-compose.yml', () => {
     ])
     expect(services.gateway!.deploy?.replicas).toBe(2)
     expect(services.worker!.image).toBe(services.gateway!.image)
-    // both build the same image, passing the commit for anvil_build_info to the Dockerfile's ARG
-    for (const name of ANVIL) {
-      expect(services[name]!.build, name).toEqual({
-        context: '.',
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Compose variable, as written in the YAML
-        args: { ANVIL_COMMIT: '${ANVIL_COMMIT:-}' },
-      })
-    }
+    // the image is built once (issue 43: gateway and worker each built it), passing the commit for
+    // anvil_build_info to the Dockerfile's ARG; every other service on it runs it as built, never pulled
+    const builders = Object.entries(services).filter(([, s]) => s.build !== undefined)
+    expect(builders.map(([name]) => name)).toEqual(['certificate'])
+    expect(builders[0]![1].build).toEqual({
+      context: '.',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a Compose variable, as written in the YAML
+      args: { ANVIL_COMMIT: '${ANVIL_COMMIT:-}' },
+    })
+    const image = builders[0]![1].image!
+    for (const [name, s] of Object.entries(services).filter(([, x]) => x.image === image && !x.build))
+      expect(s.pull_policy, name).toBe('never')
+    for (const name of ANVIL) expect(services[name]!.image, name).toBe(image)
     expect(readFileSync(join(ROOT, 'Dockerfile'), 'utf8')).toMatch(
       /^ARG ANVIL_COMMIT=""\n[\s\S]*ANVIL_COMMIT=\$\{ANVIL_COMMIT\}/m,
     )
@@ -212,9 +219,11 @@ describe('docker-compose.yml', () => {
     expect(am.command).toContain(`--config.file=${amDir}/alertmanager.yml`)
     // the runbook base URL reaches prometheus.yml's external labels from the environment (Prometheus 3
     // expands it by default; the flag 2.x needed is gone, checked below)
-    expect(prom.environment?.ANVIL_RUNBOOK_BASE_URL).toMatch(
-      /^\$\{ANVIL_RUNBOOK_BASE_URL:-https:\/\/\S+\/operations\.md\}$/,
-    )
+    // unset, the links name the runbook's file and section, never a repository that is not the reader's
+    // (issue 43: the default was a placeholder on GitHub)
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Compose variable, as written in the YAML
+    expect(prom.environment?.ANVIL_RUNBOOK_BASE_URL).toBe('${ANVIL_RUNBOOK_BASE_URL:-docs/operations.md}')
+    expect(existsSync(join(ROOT, interpolate(prom.environment!.ANVIL_RUNBOOK_BASE_URL!)))).toBe(true)
 
     const grafana = mounts(services.grafana!)
     expect(grafana.find((m) => m.source === './grafana/provisioning')?.target).toBe(
@@ -297,8 +306,12 @@ function reaches(name: string, service: Service): Set<string> {
   }
   for (const url of [service.environment?.REDIS_URL, service.environment?.JOBS_REDIS_URL])
     if (url) host(interpolate(url))
+  // a service waited for is reached, except a one-shot one waited for to finish (an order, not a connection)
   const deps = service.depends_on ?? []
-  for (const d of Array.isArray(deps) ? deps : Object.keys(deps)) out.add(d)
+  if (Array.isArray(deps)) for (const d of deps) out.add(d)
+  else
+    for (const [d, { condition }] of Object.entries(deps))
+      if (condition !== 'service_completed_successfully') out.add(d)
   return out
 }
 

@@ -257,6 +257,7 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect(await s.usage(ws.id)).toEqual({
         month: '2026-11',
         workspace: { requests: 50, refused_rate: 0, refused_quota: 150 },
+        test: { requests: 0, refused_rate: 0, refused_quota: 0 },
         keys: { [record.id]: { requests: 50, refused_rate: 0, refused_quota: 150 } },
         daily: { '2026-11-30': 50 },
       })
@@ -347,6 +348,7 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect(await s.usage(ws.id, '2026-11')).toEqual({
         month: '2026-11',
         workspace: { requests: 3, refused_rate: 0, refused_quota: 1 },
+        test: { requests: 0, refused_rate: 0, refused_quota: 0 },
         keys: {
           [record.id]: { requests: 2, refused_rate: 0, refused_quota: 1 },
           [other.record.id]: { requests: 1, refused_rate: 0, refused_quota: 0 },
@@ -378,9 +380,48 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect(await s.usage('ws_idle', '2026-01')).toEqual({
         month: '2026-01',
         workspace: { requests: 0, refused_rate: 0, refused_quota: 0 },
+        test: { requests: 0, refused_rate: 0, refused_quota: 0 },
         keys: {},
         daily: {},
       })
+    })
+
+    // Issue 43: test-mode keys drew on the live quota and rate. Test mode is limited apart: its own
+    // workspace-wide bucket and monthly count, each at the plan's figure (docs/api.md, "Test mode").
+    it('test mode is limited apart from live traffic: its own workspace rate and monthly count, refunds included', async () => {
+      const s = await open()
+      const ws = await s.createWorkspace({ name: 'w', plan: 'free' })
+      const live = await newKey(s, ws.id)
+      const test = await newKey(s, ws.id, { mode: 'test' })
+      const caps = { keyRatePerSecond: 100, workspaceRatePerSecond: 4, monthlyQuota: 6 }
+      const liveReq = limits(ws.id, live.record.id, caps)
+      const testReq = limits(ws.id, test.record.id, { ...caps, mode: 'test' })
+      // the live bucket is full: test traffic still has its own
+      expect(admitted(await burst(s, liveReq, 10))).toBe(4)
+      const tests = await burst(s, testReq, 10)
+      expect(admitted(tests)).toBe(4)
+      expect(tests.find((d) => !d.allowed)!.reason).toBe('workspace_rate')
+      // the monthly counts are apart too: 6 each, never 6 between them
+      now += 2000
+      expect(admitted(await burst(s, liveReq, 4))).toBe(2)
+      expect(admitted(await burst(s, testReq, 4))).toBe(2)
+      now += 2000
+      const overLive = await s.consume(liveReq)
+      const overTest = await s.consume(testReq)
+      expect([overLive.reason, overTest.reason]).toEqual(['quota', 'quota'])
+      expect(overTest.month).toMatchObject({ limit: 6, remaining: 0 })
+      const usage = await s.usage(ws.id)
+      expect(usage.workspace).toEqual({ requests: 6, refused_rate: 6, refused_quota: 3 })
+      expect(usage.test).toEqual({ requests: 6, refused_rate: 6, refused_quota: 3 })
+      expect(usage.keys[test.record.id]).toEqual({ requests: 6, refused_rate: 6, refused_quota: 3 })
+      expect(usage.daily).toEqual({ '2026-11-30': 6 })
+      // a test-mode charge is refunded to test mode's count
+      const charge = tests.find((d) => d.allowed)!.charge!
+      expect(charge).toMatchObject({ workspaceId: ws.id, keyId: test.record.id, mode: 'test' })
+      await s.refund(charge)
+      const after = await s.usage(ws.id)
+      expect([after.workspace.requests, after.test.requests]).toEqual([6, 5])
+      expect(after.keys[test.record.id]!.requests).toBe(5)
     })
 
     it('pages workspaces and keys newest first, with has_more and a cursor; an unknown cursor is undefined', async () => {

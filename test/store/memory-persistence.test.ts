@@ -22,14 +22,18 @@ describe('embedded store persistence', () => {
     const gone = await createApiKey(a, { workspace_id: ws.id, name: 'gone' })
     if (!live.ok || !gone.ok) throw new Error('create failed')
     await revokeApiKey(a, gone.record.id, Date.now())
-    await a.consume({
-      workspaceId: ws.id,
-      keyId: live.record.id,
+    const limits = {
       keyRatePerSecond: 10,
       workspaceRatePerSecond: 10,
       monthlyQuota: 42,
       keyMonthlyQuota: null,
-    })
+    }
+    await a.consume({ workspaceId: ws.id, keyId: live.record.id, ...limits })
+    // a test-mode key's counts are kept apart, and persist as such
+    const test = await createApiKey(a, { workspace_id: ws.id, environment: 'staging', mode: 'test' })
+    if (!test.ok) throw new Error('create failed')
+    for (let i = 0; i < 2; i++)
+      await a.consume({ workspaceId: ws.id, keyId: test.record.id, mode: 'test', ...limits })
     await a.close()
 
     const file = await readFile(join(dir, 'store.json'), 'utf8')
@@ -41,7 +45,10 @@ describe('embedded store persistence', () => {
     const found = await b.lookupKey(hashKey(live.key))
     expect(found?.workspace).toMatchObject({ id: ws.id, plan: 'pro', overrides: { monthly_quota: 42 } })
     expect((await b.lookupKey(hashKey(gone.key)))?.key.revoked_at).toEqual(expect.any(String))
-    expect((await b.usage(ws.id)).workspace.requests).toBe(1)
+    const usage = await b.usage(ws.id)
+    expect([usage.workspace.requests, usage.test.requests, usage.keys[test.record.id]?.requests]).toEqual([
+      1, 2, 2,
+    ])
     expect(await b.listProjects(ws.id)).toHaveLength(1)
     await b.close()
   })

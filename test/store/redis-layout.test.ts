@@ -107,6 +107,12 @@ describeRedis('Redis store layout and behaviour', () => {
     const usageTtl = await raw.pttl(`lay2:{ws:${ws.id}}:usage:2026-11`)
     const expected = Date.UTC(2026, 11, 1) - T0 + 400 * DAY
     expect(Math.abs(usageTtl - expected)).toBeLessThan(5_000)
+    // test mode's counts and rate state: a hash of its own, same hash tag (same slot), same lifetime
+    await s.consume({ ...req, mode: 'test' })
+    const testHash = `lay2:{ws:${ws.id}}:usage-test:2026-11`
+    expect(await raw.hmget(testHash, 'requests', 'tw')).toEqual(['1', String(T0 + 100)])
+    expect(await raw.hget(`lay2:{ws:${ws.id}}:usage:2026-11`, 'requests')).toBe('1')
+    expect(Math.abs((await raw.pttl(testHash)) - expected)).toBeLessThan(5_000)
   })
 
   it('a deleted workspace leaves no key behind; endpoint counts are kept as long as usage', async () => {
@@ -221,6 +227,7 @@ describeRedis('Redis store layout and behaviour', () => {
     expect(await s.usage(ws.id)).toEqual({
       month: '2026-11',
       workspace: { requests: 8, refused_rate: 2, refused_quota: 0 },
+      test: { requests: 0, refused_rate: 0, refused_quota: 0 },
       keys: { [key.id]: { requests: 4, refused_rate: 0, refused_quota: 0 } },
       daily: { '2026-11-20': 8 },
     })

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { AppError } from '../../errors.ts'
 import { createApiKey, type KeyOutcome, publicKey, revokeApiKey, rotateApiKey } from '../../keys/service.ts'
+import { keyStatus } from '../../keys/status.ts'
+import type { ApiKeyRecord } from '../../store/types.ts'
 import { defineRoute } from '../route/define-route.ts'
 import { listSchema, pageOrRefuse, pageQueryFields, pageRequest } from '../route/pagination.ts'
 import { createKeyBody, idParams, keyCreatedSchema, keySchema, rotateBody } from './schemas.ts'
@@ -21,6 +23,21 @@ function failure(outcome: Extract<KeyOutcome, { ok: false }>): AppError {
       return new AppError('ERR_VALIDATION', 'The environment exists with the other mode.', {
         issues: [{ path: 'mode', message: 'does not match the existing environment' }],
       })
+  }
+}
+
+// A key as the admin API shows it: its record without the hash, and its status now
+function keyView(record: ApiKeyRecord, now: number) {
+  const { id, workspace_id, project_id, environment_id, mode, prefix, ...rest } = publicKey(record)
+  return {
+    id,
+    workspace_id,
+    project_id,
+    environment_id,
+    mode,
+    prefix,
+    status: keyStatus(record, now),
+    ...rest,
   }
 }
 
@@ -73,7 +90,8 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
         await store.pageKeys(query.workspace_id, pageRequest(query)),
         query.starting_after,
       )
-      return { data: page.data.map(publicKey), has_more: page.has_more }
+      const now = clock()
+      return { data: page.data.map((k) => keyView(k, now)), has_more: page.has_more }
     },
   })
 
@@ -93,7 +111,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
     handler: async ({ params }) => {
       const result = await revokeApiKey(store, params.id, clock())
       if ('ok' in result) throw failure(result as Extract<KeyOutcome, { ok: false }>)
-      return publicKey(result)
+      return keyView(result, clock())
     },
   })
 
@@ -117,7 +135,7 @@ export async function adminKeyRoutes(app: FastifyInstance, options: AdminOptions
         id: outcome.record.id,
         key: outcome.key,
         prefix: outcome.record.prefix,
-        replaces: publicKey(outcome.old!),
+        replaces: keyView(outcome.old!, clock()),
       }
     },
   })

@@ -129,6 +129,10 @@ export async function adminWorkspaceRoutes(app: FastifyInstance, options: AdminO
           ...usage.workspace,
           monthly_quota: effectiveLimits(plans, ws.plan, ws.overrides).monthly_quota,
         },
+        test: {
+          ...usage.test,
+          monthly_quota: effectiveLimits(plans, ws.plan, ws.overrides).monthly_quota,
+        },
         keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, name: k.name, ...(usage.keys[k.id] ?? zero) })),
         daily: usage.daily,
       }

@@ -1,4 +1,5 @@
 import type { Role } from '../../accounts/store/types.ts'
+import { keyStatus } from '../../keys/status.ts'
 import { monthOf } from '../../limits/month.ts'
 import { effectiveLimits, type PlanTable } from '../../limits/plans.ts'
 import { newestFirst } from '../../store/page.ts'
@@ -36,14 +37,6 @@ export async function projectViews(deps: ConsoleDeps, workspaceId: string) {
   )
 }
 export type ProjectView = Awaited<ReturnType<typeof projectViews>>[number]
-
-export type KeyStatus = 'active' | 'rotated' | 'expired' | 'revoked'
-
-export function keyStatus(key: ApiKeyRecord, now: number): KeyStatus {
-  if (key.revoked_at && Date.parse(key.revoked_at) <= now) return 'revoked'
-  if (key.expires_at && Date.parse(key.expires_at) <= now) return 'expired'
-  return key.rotated_to ? 'rotated' : 'active'
-}
 
 // Keys as the console shows them, for the records it was handed (one page of the list, or one key), in
 // their order: what a row names beside its record (the names of its project and environment, the key at
@@ -138,6 +131,8 @@ export async function usageView(deps: ConsoleDeps, workspace: Workspace, month?:
     plan: workspace.plan,
     limits,
     workspace: { ...usage.workspace, monthly_quota: limits.monthly_quota },
+    // test-mode keys' traffic, limited apart from live traffic (docs/api.md, "Test mode")
+    test: { ...usage.test, monthly_quota: limits.monthly_quota },
     keys: keys.map((k) => ({
       id: k.id,
       name: k.name,

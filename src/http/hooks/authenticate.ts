@@ -19,12 +19,65 @@ export interface AuthOptions {
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i
 // a key's characters, and nothing else, after `Bearer `: the form every client sends
 const PLAIN_KEY = /^Bearer [0-9A-Za-z_]+$/
+// HTTP Basic (RFC 7617) with the key as the user name, as Stripe takes it (`curl -u <key>:`)
+const BASIC = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})\s*$/i
 
-function bearer(header: string | undefined): string | undefined {
+// The key a request carries: undefined when it carries none, '' when its Authorization header is not a
+// form that holds one (verifyNow answers both as a missing key; missingKey() then says what was seen).
+function credential(header: string | undefined): string | undefined {
   if (!header) return undefined
   if (PLAIN_KEY.test(header)) return header.slice(7)
-  const m = BEARER.exec(header)
-  return m ? m[1] : ''
+  const bearer = BEARER.exec(header)
+  if (bearer) return bearer[1]
+  const basic = BASIC.exec(header)
+  if (!basic) return ''
+  // the user name; the password is not read (Stripe's rule: the key alone authenticates)
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return colon === -1 ? decoded : decoded.slice(0, colon)
+}
+
+const KEY_LIKE = /\banvil_(live|test)_/
+
+// A request without a usable key: what it sent instead, when it sent something, so a key in the wrong
+// place is not answered as if there were none (only on this refusal's path).
+function missingKey(request: FastifyRequest): AppError {
+  const auth = request.headers.authorization
+  const refuse = (message: string, foundIn: string) =>
+    new AppError('ERR_MISSING_API_KEY', message, { found_in: foundIn })
+  const send =
+    'send Authorization: Bearer <key> (or HTTP Basic with the key as the user name: curl -u <key>:)'
+  if (auth) {
+    const [scheme = '', rest] = auth.split(/[ ]+/, 2)
+    if (rest === undefined && !/^(bearer|basic)$/i.test(scheme))
+      // one word and no scheme: a key, or some other secret, which is never echoed
+      return refuse(
+        `The Authorization header holds ${KEY_LIKE.test(scheme) ? 'a key' : 'a value'} without its scheme: ${send}.`,
+        'authorization',
+      )
+    if (/^bearer$/i.test(scheme))
+      return refuse(
+        `The Authorization header says Bearer, but what follows is not a key: ${send}.`,
+        'authorization',
+      )
+    if (/^basic$/i.test(scheme))
+      return refuse(
+        'The HTTP Basic credentials hold no key as their user name: the key is the user name, the password empty (curl -u <key>:).',
+        'authorization',
+      )
+    // a scheme's name is echoed only when it looks like one (a word), never what could be a credential
+    const named = /^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(scheme) ? `the ${JSON.stringify(scheme)}` : 'a'
+    return refuse(
+      `The Authorization header uses ${named} scheme, which this API does not take: ${send}.`,
+      'authorization',
+    )
+  }
+  for (const name of ['x-api-key', 'api-key', 'apikey', 'x-auth-token']) {
+    const value = request.headers[name]
+    if (value !== undefined)
+      return refuse(`An API key was sent in the ${name} header, which this API does not read: ${send}.`, name)
+  }
+  return new AppError('ERR_MISSING_API_KEY')
 }
 
 // Too many invalid keys from this address (per gateway, see src/keys/invalid-key-limiter.ts).
@@ -55,7 +108,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
   function authenticate(request: FastifyRequest, reply: FastifyReply): undefined | Promise<void> {
     const family = request.routeConfig.family
     if (!family) throw new AppError('ERR_KEY_SCOPE', 'This route declares no family.')
-    const raw = bearer(request.headers.authorization)
+    const raw = credential(request.headers.authorization)
     const known = verifier.verifyNow(raw, request.ip)
     if (known !== undefined) return admit(request, reply, family, known)
     return verifier.verify(raw, request.ip).then(
@@ -78,7 +131,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
       metrics.authFailures.inc({ reason: result.reason })
       if (result.reason === 'throttled') throw invalidKeyThrottled(reply, result.retryAfter)
       reply.header('www-authenticate', 'Bearer realm="anvil"')
-      throw new AppError(result.reason === 'missing' ? 'ERR_MISSING_API_KEY' : 'ERR_INVALID_API_KEY')
+      throw result.reason === 'missing' ? missingKey(request) : new AppError('ERR_INVALID_API_KEY')
     }
     const { key, workspace } = result.lookup
     if (!verifier.permits(result, family, request.ip)) {

@@ -55,6 +55,7 @@ export function limitCharger(store: Store, metrics: Metrics): LimitCharger {
       const req: ConsumeRequest = {
         workspaceId: workspace.id,
         keyId: key.id,
+        mode: key.mode,
         keyRatePerSecond: limits.key_rate_per_second,
         workspaceRatePerSecond: limits.workspace_rate_per_second,
         monthlyQuota: limits.monthly_quota,

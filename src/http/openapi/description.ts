@@ -7,7 +7,7 @@ Anvil is a JSON-over-HTTPS API of developer utilities. Keys, usage and your acco
 \`{"error": {"type", "message", "code", "details"?}}\` with a stable \`ERR_*\` code. Every response carries
 \`Request-Id\` (yours, if you send a token of 8–128 characters from \`A-Za-z0-9._:-\`; otherwise ours).
 
-**Authentication.** \`Authorization: Bearer anvil_live_…\`. A 401 carries \`WWW-Authenticate: Bearer realm="anvil"\`.
+**Authentication.** \`Authorization: Bearer anvil_live_…\`, or HTTP Basic with the key as the user name and an empty password (\`curl -u anvil_live_…:\`). A 401 carries \`WWW-Authenticate: Bearer realm="anvil"\`.
 Malformed, unknown, revoked and expired keys all answer \`ERR_INVALID_API_KEY\`, so a response never tells an
 attacker which keys exist.
 

@@ -13,6 +13,7 @@ import {
   resolve,
   rewriteRefs,
 } from './schemas.ts'
+import { tagsOf } from './tags.ts'
 
 // The error envelope; its ErrorCode and ErrorType are the named zod schemas of ./schemas.ts, rendered with
 // the others.
@@ -280,6 +281,10 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
         if (typeof description === 'string') param.description = description
         // a $VARIABLE of the example (a job id, a workspace id) stays as written: it names what to put there
         if (values[name] !== undefined) param.example = values[name]
+        // on a route that takes JSON or raw bytes, the query options are the raw body's (a JSON body
+        // carries its own): said so, and left unticked in a reference page's request builder, which
+        // would otherwise send the first value of each with the JSON example
+        if (where === 'query' && route.binary) rawBodyOnly(param, rest, requestExampleNames(op))
         params.push(param)
       }
     }
@@ -293,6 +298,7 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description },
     servers: [{ url: '/' }],
+    ...tagsOf(new Set(routes.flatMap((r) => r.doc.tags ?? []))),
     paths,
   }
   const schemas = pruneComponents(document, all)
@@ -303,6 +309,29 @@ export function buildOpenApi(routes: CollectedRoute[], options: DocumentOptions)
     securitySchemes,
   }
   return document
+}
+
+const RAW_BODY_ONLY =
+  'With a raw application/octet-stream body only (a JSON body carries its options in the body)'
+
+function rawBodyOnly(param: Record<string, unknown>, schema: JsonSchema, exampleNames: string[]): void {
+  const stated = typeof param.description === 'string' ? `: ${param.description}` : '.'
+  param.description = `${RAW_BODY_ONLY}${stated}`
+  const values = schema.enum as unknown[] | undefined
+  const value = param.example ?? values?.[0]
+  if (value === undefined) return
+  delete param.example
+  // x-disabled: Scalar's request builder shows the parameter unticked, not sent until ticked. It reads a
+  // parameter's example by the name of the request body example chosen, so there is one under each name.
+  const names = exampleNames.length > 0 ? exampleNames : ['raw-body']
+  param.examples = Object.fromEntries(
+    names.map((name) => [name, { summary: 'With a raw body', value, 'x-disabled': true }]),
+  )
+}
+
+function requestExampleNames(op: Record<string, unknown>): string[] {
+  const content = (op.requestBody as { content?: Record<string, { examples?: object }> } | undefined)?.content
+  return Object.keys(content?.['application/json']?.examples ?? {})
 }
 
 const IDEMPOTENCY_KEY = {
@@ -323,7 +352,12 @@ const IDEMPOTENCY_KEY = {
 }
 
 const SCHEMES: Record<string, unknown> = {
-  apiKey: { type: 'http', scheme: 'bearer', description: 'anvil_live_… or anvil_test_… API key' },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'anvil_live_… or anvil_test_… API key, as Authorization: Bearer <key> (HTTP Basic with the key as the user name and an empty password is taken too: curl -u <key>:)',
+  },
   admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (internal listener only)' },
   sessionCookie: {
     type: 'apiKey',

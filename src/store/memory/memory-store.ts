@@ -1,3 +1,4 @@
+import { limitSubject } from '../../limits/decision.ts'
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
 import { capExceeded, isLiveKey } from '../../limits/tenant-caps.ts'
@@ -565,23 +566,25 @@ export class MemoryStore implements Store {
   consumeNow(req: ConsumeRequest): LimitDecision {
     const now = this.#clock()
     const month = monthOf(now)
-    const usage = this.#usageFor(month, req.workspaceId)
+    // test mode's workspace-wide counters and rate are apart from live traffic's (limitSubject)
+    const subject = limitSubject(req.workspaceId, req.mode)
+    const usage = this.#usageFor(month, subject)
     const keyUsage = usage.keys[req.keyId]
     const { decision, keyTat, workspaceTat } = decide(
       req,
       now,
-      { key: this.#keyTats.get(req.keyId), workspace: this.#workspaceTats.get(req.workspaceId) },
+      { key: this.#keyTats.get(req.keyId), workspace: this.#workspaceTats.get(subject) },
       { workspaceMonth: usage.workspace.requests, keyMonth: keyUsage?.requests ?? 0 },
     )
     if (decision.allowed) {
       this.#keyTats.set(req.keyId, keyTat)
-      this.#workspaceTats.set(req.workspaceId, workspaceTat)
+      this.#workspaceTats.set(subject, workspaceTat)
     }
     // rate-only (job status polls): no usage counter moves, so there is nothing to journal or refund
     if (req.rateOnly === true) return decision
     const counts = keyUsage ?? emptyCounts()
     usage.keys[req.keyId] = counts
-    this.#markUsage(month, req.workspaceId, req.keyId)
+    this.#markUsage(month, subject, req.keyId)
     if (decision.allowed) {
       usage.workspace.requests++
       counts.requests++
@@ -590,6 +593,7 @@ export class MemoryStore implements Store {
       decision.charge = {
         workspaceId: req.workspaceId,
         keyId: req.keyId,
+        ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
         month,
         day: day.slice(8, 10),
       }
@@ -603,7 +607,8 @@ export class MemoryStore implements Store {
   }
 
   async refund(charge: Charge): Promise<void> {
-    const usage = this.#usage[charge.month]?.[charge.workspaceId]
+    const subject = limitSubject(charge.workspaceId, charge.mode)
+    const usage = this.#usage[charge.month]?.[subject]
     if (!usage) return
     const down = (n: number | undefined) => Math.max(0, (n ?? 0) - 1)
     usage.workspace.requests = down(usage.workspace.requests)
@@ -611,7 +616,7 @@ export class MemoryStore implements Store {
     if (keyUsage) keyUsage.requests = down(keyUsage.requests)
     const day = `${charge.month}-${charge.day}`
     if (usage.daily[day] !== undefined) usage.daily[day] = down(usage.daily[day])
-    this.#markUsage(charge.month, charge.workspaceId, charge.keyId)
+    this.#markUsage(charge.month, subject, charge.keyId)
   }
 
   #endpointsFor(month: string, workspaceId: string): Record<string, EndpointCounts> {
@@ -644,10 +649,13 @@ export class MemoryStore implements Store {
   async usage(workspaceId: string, month?: string): Promise<Usage> {
     const m = month ?? monthOf(this.#clock())
     const u = this.#usage[m]?.[workspaceId]
+    const t = this.#usage[m]?.[limitSubject(workspaceId, 'test')]
     return {
       month: m,
       workspace: u ? { ...u.workspace } : emptyCounts(),
-      keys: u ? structuredClone(u.keys) : {},
+      test: t ? { ...t.workspace } : emptyCounts(),
+      // a key counts in its own mode's subject only: the two lists never share a key
+      keys: { ...(u ? structuredClone(u.keys) : {}), ...(t ? structuredClone(t.keys) : {}) },
       daily: u ? { ...u.daily } : {},
     }
   }

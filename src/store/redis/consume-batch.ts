@@ -55,8 +55,8 @@ export class ConsumeBatcher {
   }
 
   decide(req: ConsumeRequest, months: readonly [MonthArgs, MonthArgs], now: string): Promise<LimitDecision> {
-    const usageA = this.#keys.usage(req.workspaceId, months[0].label)
-    const usageB = this.#keys.usage(req.workspaceId, months[1].label)
+    const usageA = this.#keys.usage(req.workspaceId, months[0].label, req.mode)
+    const usageB = this.#keys.usage(req.workspaceId, months[1].label, req.mode)
     const { promise, resolve, reject } = Promise.withResolvers<LimitDecision>()
     // every key of a workspace carries its hash tag, so its two months share its slot
     const slot = this.#slotOf === null ? 0 : this.#slotOf(usageA)

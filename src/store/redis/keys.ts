@@ -48,8 +48,11 @@ export class RedisKeys {
 
   // hash of one UTC month's counters: requests / refused_*, k:<key id>:<counter>, d:<DD>; and the GCRA
   // state the limit decision reads with them (tw, tk:<key id>), so one decision touches one key
-  usage(ws: string, month: string): string {
-    return `${this.#p}:{ws:${ws}}:usage:${month}`
+  // a month's usage hash: live traffic's, or test mode's (kept apart, same hash tag, so same slot)
+  usage(ws: string, month: string, mode?: 'live' | 'test'): string {
+    return mode === 'test'
+      ? `${this.#p}:{ws:${ws}}:usage-test:${month}`
+      : `${this.#p}:{ws:${ws}}:usage:${month}`
   }
 
   // hash of one UTC month's per-endpoint counts (src/store/endpoint-usage.ts): "<endpoint>|<counter>"

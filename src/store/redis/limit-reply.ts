@@ -71,6 +71,7 @@ export function decodeDecision(
       ? {
           workspaceId: req.workspaceId,
           keyId: req.keyId,
+          ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
           month: charged.label,
           day: String(r[at + 12]).padStart(2, '0'),
         }

@@ -498,13 +498,17 @@ export class RedisStore implements Store {
 
   // Only on the failure path: one EVALSHA of refund.lua, never on an admitted request's way in.
   async refund(charge: Charge): Promise<void> {
-    const usage = this.#k.usage(charge.workspaceId, charge.month)
+    const usage = this.#k.usage(charge.workspaceId, charge.month, charge.mode)
     await deadline(this.#client.anvilRefund(usage, charge.keyId, charge.day), this.#timeoutMs)
   }
 
   async usage(workspaceId: string, month?: string): Promise<Usage> {
     const m = month ?? monthOf(this.#clock ? this.#clock() : Date.now())
-    return decodeUsage(m, await this.#client.hgetall(this.#k.usage(workspaceId, m)))
+    const [live, test] = await Promise.all([
+      this.#client.hgetall(this.#k.usage(workspaceId, m)),
+      this.#client.hgetall(this.#k.usage(workspaceId, m, 'test')),
+    ])
+    return decodeUsage(m, live, test)
   }
 
   // One script call per workspace of the batch (its hash and record share a slot), all sent together.

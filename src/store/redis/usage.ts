@@ -5,16 +5,29 @@ const COUNTERS = new Set<string>(['requests', 'refused_rate', 'refused_quota'])
 
 const emptyCounts = (): UsageCounts => ({ requests: 0, refused_rate: 0, refused_quota: 0 })
 
-// One month's usage hash (written by consume.lua) → Usage. Fields: requests / refused_rate /
-// refused_quota for the workspace, k:<key id>:<counter> per key, d:<DD> for admitted requests per day;
-// the limiter's rate state (tw, tk:<key id>) shares the hash and is not usage.
-export function decodeUsage(month: string, fields: Record<string, string>): Usage {
-  const usage: Usage = { month, workspace: emptyCounts(), keys: {}, daily: {} }
+// One month's usage hashes (written by consume.lua), live traffic's and test mode's → Usage. Fields:
+// requests / refused_rate / refused_quota for the workspace (or its test mode), k:<key id>:<counter> per
+// key, d:<DD> for admitted requests per day (live only in the report); the limiter's rate state (tw,
+// tk:<key id>) shares each hash and is not usage.
+export function decodeUsage(
+  month: string,
+  fields: Record<string, string>,
+  test: Record<string, string> = {},
+): Usage {
+  const usage: Usage = { month, workspace: emptyCounts(), test: emptyCounts(), keys: {}, daily: {} }
+  decodeInto(usage, usage.workspace, fields, true)
+  decodeInto(usage, usage.test, test, false)
+  return usage
+}
+
+function decodeInto(usage: Usage, counts: UsageCounts, fields: Record<string, string>, daily: boolean): void {
+  const { month } = usage
   for (const [field, raw] of Object.entries(fields)) {
     const value = Number(raw)
     if (COUNTERS.has(field)) {
-      usage.workspace[field as keyof UsageCounts] = value
+      counts[field as keyof UsageCounts] = value
     } else if (field.startsWith('d:')) {
+      if (!daily) continue
       usage.daily[`${month}-${field.slice(2)}`] = value
     } else if (field.startsWith('k:')) {
       const cut = field.lastIndexOf(':')
@@ -25,7 +38,6 @@ export function decodeUsage(month: string, fields: Record<string, string>): Usag
       usage.keys[keyId]![counter as keyof UsageCounts] = value
     }
   }
-  return usage
 }
 
 // One workspace-month's per-endpoint hash (add-endpoint-usage.lua) ↔ counts. Fields:

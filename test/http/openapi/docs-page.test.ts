@@ -63,13 +63,21 @@ if (!haveChromium && process.env.CI === 'true') {
       const page = await context.newPage()
       const errors: string[] = []
       page.on('pageerror', (err) => errors.push(err.message))
+      // a failed load (the favicon's 404 was one) is an error in the page's console
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text())
+      })
       await page.goto(`${t.url}/docs/`)
       await expect
-        .poll(() => page.getByText('Liveness: the process is up').count(), { timeout: 30_000 })
+        .poll(() => page.getByText('API (/v1, API key)').count(), { timeout: 30_000 })
         .toBeGreaterThan(0)
+      await page.getByText('Hash', { exact: true }).first().click()
+      await expect.poll(() => page.getByText('List the hash algorithms').count()).toBeGreaterThan(0)
       // a collapsed group opens on its operations
       await page.getByText('Jobs', { exact: true }).first().click()
       await expect.poll(() => page.getByText('Run an operation as an async job').count()).toBeGreaterThan(0)
+      await page.getByText('Meta', { exact: true }).first().click()
+      await expect.poll(() => page.getByText('Liveness: the process is up').count()).toBeGreaterThan(0)
       // "Try it" is set to the API key (Bearer) scheme: a key pasted there is all a request needs
       await expect.poll(() => page.getByText('Selected Auth Type: apiKey').count()).toBeGreaterThan(0)
       // let late scripts (telemetry, fonts, agent) have their chance to call out
@@ -84,9 +92,44 @@ if (!haveChromium && process.env.CI === 'true') {
       const html = await (await page.request.get(`${t.url}/docs/`)).text()
       expect(html).toMatch(/"preferredSecurityScheme":\s*"apiKey"/)
       expect(html).toMatch(/"telemetry":\s*false/)
+      // the families in the README's order under the API's heading; the console's cookie-session API
+      // and the service's endpoints under headings of their own, after it (issue 43)
+      const sidebar = await page.locator('body').innerText()
+      const at = (s: string) => sidebar.indexOf(s)
+      const order = [
+        'API (/v1, API key)',
+        'Hash',
+        'HMAC',
+        'JWT',
+        'Base64',
+        'Text',
+        'URL',
+        'JSON',
+        'Time',
+        'Cron',
+      ]
+      for (const [a, b] of order.slice(1).map((b, i) => [order[i]!, b] as const))
+        expect(at(a), `${a} before ${b}`).toBeLessThan(at(b))
+      expect(at('Jobs')).toBeLessThan(at('Service'))
+      expect(at('Service')).toBeLessThan(at('Console API (session cookie)'))
       expect(outside).toEqual([])
       expect(errors).toEqual([])
       await context.close()
+      // the site icon decodes (in a context of its own: Playwright's request routing above spoils the
+      // decoding of an image/x-icon answer)
+      const plain = await browser.newContext({ ignoreHTTPSErrors: true })
+      const iconPage = await plain.newPage()
+      await iconPage.goto(`${t.url}/`)
+      const icon = await iconPage.evaluate(async () => {
+        // the page's Image (this file is type-checked without the DOM's types)
+        type Picture = { src: string; decode(): Promise<void>; naturalWidth: number; naturalHeight: number }
+        const image = new (globalThis as unknown as { Image: new () => Picture }).Image()
+        image.src = '/favicon.ico'
+        await image.decode()
+        return [image.naturalWidth, image.naturalHeight]
+      })
+      expect(icon).toEqual([32, 32])
+      await plain.close()
     }, 90_000)
 
     // The client sends Accept: application/json, application/octet-stream (JSON first): negotiation
@@ -98,8 +141,11 @@ if (!haveChromium && process.env.CI === 'true') {
       })
       const page = await context.newPage()
       const accepts: string[] = []
+      const urls: string[] = []
       page.on('request', (r) => {
-        if (r.method() === 'POST' && r.url().includes('/v1/hash/')) accepts.push(r.headers().accept ?? '')
+        if (r.method() !== 'POST' || !r.url().includes('/v1/hash/')) return
+        accepts.push(r.headers().accept ?? '')
+        urls.push(r.url())
       })
       await page.goto(`${t.url}/docs/#tag/hash/POST/v1/hash/{algorithm}`)
       const open = page.getByRole('button', { name: /Test Request\s*\(post \/v1\/hash\/\{algorithm\}\)/ })
@@ -116,6 +162,8 @@ if (!haveChromium && process.env.CI === 'true') {
       expect(shown).toContain('200 OK')
       expect(shown).toContain('"ok": true')
       expect(shown).not.toMatch(/Binary file/i)
+      // the raw body's query options are offered unticked: the JSON example is sent without them
+      expect(urls[0]).toBe(`${t.url}/v1/hash/sha256`)
       await context.close()
     }, 90_000)
   })

@@ -51,6 +51,8 @@ const IDEMPOTENT = new Set([
   'POST /admin/workspaces',
   'POST /admin/keys',
   'POST /admin/keys/{id}/rotate',
+  'POST /admin/workspaces/{workspace_id}/projects',
+  'POST /admin/workspaces/{workspace_id}/projects/{project_id}/environments',
   'POST /console/api/workspaces',
   'POST /console/api/workspaces/{workspace_id}/projects',
   'POST /console/api/workspaces/{workspace_id}/projects/{project_id}/environments',

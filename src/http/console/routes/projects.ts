@@ -19,9 +19,10 @@ import {
 
 const tags = ['Console']
 
-function exists(what: string): AppError {
-  return new AppError('ERR_CONFLICT', `A ${what} with this name exists.`, {
-    issues: [{ path: 'name', message: `a ${what} with this name exists` }],
+function exists(what: 'project' | 'environment'): AppError {
+  const a = what === 'environment' ? 'an' : 'a'
+  return new AppError('ERR_CONFLICT', `${a === 'an' ? 'An' : 'A'} ${what} with this name exists.`, {
+    issues: [{ path: 'name', message: `${a} ${what} with this name exists` }],
   })
 }
 

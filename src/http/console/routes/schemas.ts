@@ -158,7 +158,12 @@ export const usageSchema = z.object({
   month: z.string(),
   plan: z.enum(PLAN_NAMES),
   limits: planLimitsSchema,
-  workspace: z.object({ ...counts, monthly_quota: z.number().int() }),
+  workspace: z
+    .object({ ...counts, monthly_quota: z.number().int() })
+    .describe('Live traffic: what the monthly quota is charged with'),
+  test: z
+    .object({ ...counts, monthly_quota: z.number().int() })
+    .describe("Test-mode keys' traffic, counted apart against a quota of its own"),
   answers: z
     .object({ ...answers, latency_ms: latencyMs })
     .describe("The month's answers to the workspace's keys by outcome, over every endpoint"),
