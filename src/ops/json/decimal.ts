@@ -69,10 +69,36 @@ export function isIntegral(value: JsonNumber): boolean {
   return d.digits === '' || (typeof d.exponent === 'bigint' ? d.exponent >= 0n : d.exponent >= 0)
 }
 
+const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+// A plain double as an integer over a power of ten (19.99 → [1999, 2]), read from its shortest decimal
+// text without writing it: the first count of fraction digits f for which some integer N over 10^f gives
+// the double back is that text's (a smaller f would be a shorter text). N stays under 2^53, so it is exact,
+// and N / 10^f is one correctly rounded division. Undefined past 15 fraction digits or 2^53.
+function scaled(value: number): [number, number] | undefined {
+  if (Number.isSafeInteger(value)) return [value, 0]
+  for (let f = 1; f < POWERS.length; f++) {
+    const m = value * POWERS[f]!
+    if (!(Math.abs(m) < 2 ** 53)) return undefined
+    const n = Math.round(m)
+    if (n / POWERS[f]! === value) return [n, f]
+  }
+  return undefined
+}
+
 // Whether the value is an integer multiple of a positive divisor, exactly: 19.99 is a multiple of 0.01.
 export function isMultipleOf(value: JsonNumber, divisor: JsonNumber): boolean {
   if (typeof value === 'number' && typeof divisor === 'number') {
     if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0
+    // both as integers over the same power of ten, when that stays exact: 1999 % 1 for 19.99 and 0.01
+    const v = scaled(value)
+    const d = v === undefined ? undefined : scaled(divisor)
+    if (v !== undefined && d !== undefined) {
+      const k = Math.max(v[1], d[1])
+      const a = v[0] * POWERS[k - v[1]]!
+      const b = d[0] * POWERS[k - d[1]]!
+      if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return a % b === 0
+    }
   }
   const v = decimalOf(value)
   if (v.digits === '') return true

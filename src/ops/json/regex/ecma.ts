@@ -242,7 +242,8 @@ class Translator {
         return 0
       case 'c': {
         const letter = this.peek()
-        if (letter === undefined || !/^[A-Za-z]$/.test(letter)) throw new RegexSyntaxError('invalid \\c escape')
+        if (letter === undefined || !/^[A-Za-z]$/.test(letter))
+          throw new RegexSyntaxError('invalid \\c escape')
         this.i++
         return letter.charCodeAt(0) % 32
       }

@@ -20,7 +20,7 @@ export function iregexpToRe2(pattern: string): string | undefined {
   }
   const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff
 
-  const escape = (): string => {
+  const escaped = (): string => {
     // after "\": a single-char escape, or a category
     const ch = peek() ?? fail()
     i++
@@ -40,7 +40,7 @@ export function iregexpToRe2(pattern: string): string | undefined {
   const classChar = (): string => {
     const cp = cps[i]!
     i++
-    if (cp === 0x5c) return escape()
+    if (cp === 0x5c) return escaped()
     if (cp === 0x2d || cp === 0x5b || cp === 0x5d || isSurrogate(cp)) fail()
     return re2Char(cp)
   }
@@ -98,7 +98,7 @@ export function iregexpToRe2(pattern: string): string | undefined {
     }
     if (ch === '\\') {
       i++
-      return escape()
+      return escaped()
     }
     if (NOT_NORMAL.has(ch) || isSurrogate(cp)) fail()
     i++

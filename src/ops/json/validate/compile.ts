@@ -81,10 +81,18 @@ export class Compiler {
     } catch (err) {
       const details = { schema_location: location, pattern }
       if (err instanceof RegexSyntaxError) {
-        throw new SchemaError(`"${pattern}" is not an ECMA-262 regular expression (${err.message}), at "${location}"`, 'schema', details)
+        throw new SchemaError(
+          `"${pattern}" is not an ECMA-262 regular expression (${err.message}), at "${location}"`,
+          'schema',
+          details,
+        )
       }
       if (err instanceof RegexRefused) {
-        throw new SchemaError(`"${pattern}" cannot be run in linear time (${err.message}), at "${location}"`, 'regex', details)
+        throw new SchemaError(
+          `"${pattern}" cannot be run in linear time (${err.message}), at "${location}"`,
+          'regex',
+          details,
+        )
       }
       throw err
     }
@@ -117,8 +125,12 @@ export class Compiler {
       compiler: this,
       sub: (value, ...tokens) => {
         const suffix = tokens.map((t) => `/${escapeToken(t)}`).join('')
-        const known = typeof value === 'object' && value !== null ? this.registry.places.get(value) : undefined
-        return this.node(value, known ?? { resource, pointer: place.pointer + suffix, doc: place.doc + suffix })
+        const known =
+          typeof value === 'object' && value !== null ? this.registry.places.get(value) : undefined
+        return this.node(
+          value,
+          known ?? { resource, pointer: place.pointer + suffix, doc: place.doc + suffix },
+        )
       },
       invalid: (keyword, expected) => {
         throw new SchemaError(`"${keyword}" must be ${expected}, at "${place.doc}/${keyword}"`, 'schema', {
@@ -137,7 +149,8 @@ export class Compiler {
     }
     const all = [...checks, ...last]
     const tracks = last.length > 0
-    const entered: Resource | undefined = place.pointer === '' && resource.root === schema ? resource : undefined
+    const entered: Resource | undefined =
+      place.pointer === '' && resource.root === schema ? resource : undefined
     return (instance, cx, ev) => {
       cx.step()
       // unevaluated* read what the other keywords evaluated here, so they are collected even if the

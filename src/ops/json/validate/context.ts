@@ -73,18 +73,31 @@ export class Context {
 
   step(): void {
     if (++this.steps > this.maxSteps) {
-      throw new AppError('ERR_COMPUTE_LIMIT', `Validation took more than ${this.maxSteps} schema evaluation steps.`, {
-        reason: 'steps',
-        max_steps: this.maxSteps,
-      })
+      throw new AppError(
+        'ERR_COMPUTE_LIMIT',
+        `Validation took more than ${this.maxSteps} schema evaluation steps.`,
+        {
+          reason: 'steps',
+          max_steps: this.maxSteps,
+        },
+      )
     }
   }
 
   enter(token: string | number): void {
     if (this.path.length >= MAX_INSTANCE_DEPTH) {
-      throw new AppError('ERR_VALIDATION', `The instance is nested deeper than ${MAX_INSTANCE_DEPTH} levels.`, {
-        issues: [{ path: 'instance', message: `nesting deeper than ${MAX_INSTANCE_DEPTH} levels is not supported` }],
-      })
+      throw new AppError(
+        'ERR_VALIDATION',
+        `The instance is nested deeper than ${MAX_INSTANCE_DEPTH} levels.`,
+        {
+          issues: [
+            {
+              path: 'instance',
+              message: `nesting deeper than ${MAX_INSTANCE_DEPTH} levels is not supported`,
+            },
+          ],
+        },
+      )
     }
     this.path.push(token)
   }

@@ -6,7 +6,16 @@ const V2020 = 'https://json-schema.org/draft/2020-12/vocab/'
 const V2019 = 'https://json-schema.org/draft/2019-09/vocab/'
 
 const VOCABULARIES: Record<string, readonly string[]> = {
-  [`${V2020}core`]: ['$id', '$schema', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$defs'],
+  [`${V2020}core`]: [
+    '$id',
+    '$schema',
+    '$ref',
+    '$anchor',
+    '$dynamicRef',
+    '$dynamicAnchor',
+    '$vocabulary',
+    '$defs',
+  ],
   [`${V2020}applicator`]: [
     'prefixItems',
     'items',
@@ -51,7 +60,16 @@ const VOCABULARIES: Record<string, readonly string[]> = {
   [`${V2020}format-assertion`]: ['format'],
   [`${V2020}meta-data`]: [],
   [`${V2020}content`]: [],
-  [`${V2019}core`]: ['$id', '$schema', '$anchor', '$ref', '$recursiveRef', '$recursiveAnchor', '$vocabulary', '$defs'],
+  [`${V2019}core`]: [
+    '$id',
+    '$schema',
+    '$anchor',
+    '$ref',
+    '$recursiveRef',
+    '$recursiveAnchor',
+    '$vocabulary',
+    '$defs',
+  ],
   [`${V2019}applicator`]: [
     'additionalItems',
     'unevaluatedItems',
@@ -174,4 +192,10 @@ export const ONE_SCHEMA = new Set([
   'unevaluatedProperties',
 ])
 export const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems'])
-export const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
+export const SCHEMA_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+])

@@ -18,7 +18,8 @@ const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/
 const RELATIVE_POINTER = /^(0|[1-9]\d*)(#|(\/([^~/]|~[01])*)*)$/
 const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/
 const QUOTED_LOCAL = /^"([\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"$/
-const URI_TEMPLATE = /^([^{}]|\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(:[1-9]\d{0,3}|\*)?(,[A-Za-z0-9_%.]+(:[1-9]\d{0,3}|\*)?)*\})*$/
+const URI_TEMPLATE =
+  /^([^{}]|\{[+#./;?&=,!@|]?[A-Za-z0-9_%.]+(:[1-9]\d{0,3}|\*)?(,[A-Za-z0-9_%.]+(:[1-9]\d{0,3}|\*)?)*\})*$/
 // RFC 3986: scheme ":" then characters a URI may hold (percent escapes well formed)
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/
 const URI_CHARS = /^([A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9a-fA-F]{2})*$/
@@ -82,7 +83,9 @@ function isIpv6(s: string): boolean {
 function isHostname(s: string): boolean {
   const name = s
   if (name.length === 0 || name.length > 253) return false
-  return name.split('.').every((label) => LABEL.test(label) && !/^..--/.test(label.toLowerCase()) || isALabel(label))
+  return name
+    .split('.')
+    .every((label) => (LABEL.test(label) && !/^..--/.test(label.toLowerCase())) || isALabel(label))
 }
 
 // "xn--" labels are punycode: allowed when well formed (the idn-hostname tests check more)
@@ -154,7 +157,8 @@ export const FORMATS: Record<string, (s: string) => boolean> = {
     return at > 0 && !/\s/.test(s) && s.indexOf('@') === at && at < s.length - 1
   },
   hostname: isHostname,
-  'idn-hostname': (s) => s.length > 0 && !/[\s@/]/.test(s) && s.split('.').every((l) => l.length > 0 && l.length <= 63),
+  'idn-hostname': (s) =>
+    s.length > 0 && !/[\s@/]/.test(s) && s.split('.').every((l) => l.length > 0 && l.length <= 63),
   ipv4: (s) => IPV4.test(s),
   ipv6: isIpv6,
   uri: isUri,

@@ -11,7 +11,7 @@ import {
 import { SchemaError } from './errors.ts'
 import { metaSchemas } from './meta.ts'
 import { type Dialect, MAX_SCHEMA_DEPTH } from './types.ts'
-import { BadUri, escapeToken, pointerTokens, resolveUri, splitFragment } from './uri.ts'
+import { type BadUri, escapeToken, pointerTokens, resolveUri, splitFragment } from './uri.ts'
 
 // The schema resources one compilation can reach: the tenant's schema, the resources it bundles (`$id`),
 // the bundled meta-schemas, and (in tests) extra documents such as the test suite's remotes. Each
@@ -87,7 +87,8 @@ export class Registry {
     const [absolute, fragment] = splitFragment(uri)
     const resource = this.resource(absolute, fallback)
     if (resource === undefined) return undefined
-    if (fragment === undefined || fragment === '') return { schema: resource.root, place: this.placeOf(resource.root, resource, '') }
+    if (fragment === undefined || fragment === '')
+      return { schema: resource.root, place: this.placeOf(resource.root, resource, '') }
     const tokens = pointerTokens(fragment)
     if (tokens === undefined) {
       if (!resource.anchors.has(fragment)) return undefined
@@ -96,7 +97,8 @@ export class Registry {
     }
     let node: unknown = resource.root
     for (const token of tokens) {
-      if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < node.length) node = node[Number(token)]
+      if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(token) && Number(token) < node.length)
+        node = node[Number(token)]
       else if (isObject(node) && Object.hasOwn(node, token)) node = node[token]
       else return undefined
     }
@@ -150,13 +152,24 @@ export class Registry {
     }
     const meta = this.resource(absolute, fallback)
     if (meta === undefined) {
-      throw new SchemaError(`"$schema" names an unknown meta-schema: "${uri}" (never fetched; bundle it)`, 'ref')
+      throw new SchemaError(
+        `"$schema" names an unknown meta-schema: "${uri}" (never fetched; bundle it)`,
+        'ref',
+      )
     }
     return meta
   }
 
-  private vocabularies(root: unknown, dialect: Dialect): { keywords: ReadonlySet<string>; formatAssertion: boolean } {
-    if (!isModern(dialect) || !isObject(root) || typeof root['$schema'] !== 'string' || dialectOf(root['$schema'])) {
+  private vocabularies(
+    root: unknown,
+    dialect: Dialect,
+  ): { keywords: ReadonlySet<string>; formatAssertion: boolean } {
+    if (
+      !isModern(dialect) ||
+      !isObject(root) ||
+      typeof root['$schema'] !== 'string' ||
+      dialectOf(root['$schema'])
+    ) {
       return { keywords: keywordsOf(dialect), formatAssertion: false }
     }
     const meta = this.metaSchema(root['$schema'], dialect)
@@ -165,12 +178,23 @@ export class Registry {
     const on: string[] = []
     for (const [vocabulary, required] of Object.entries(declared)) {
       if (isKnownVocabulary(vocabulary)) on.push(vocabulary)
-      else if (required === true) throw new SchemaError(`the meta-schema requires an unknown vocabulary: "${vocabulary}"`)
+      else if (required === true)
+        throw new SchemaError(`the meta-schema requires an unknown vocabulary: "${vocabulary}"`)
     }
-    return { keywords: keywordsOf(dialect, on), formatAssertion: on.some((v) => v.endsWith('/format-assertion')) }
+    return {
+      keywords: keywordsOf(dialect, on),
+      formatAssertion: on.some((v) => v.endsWith('/format-assertion')),
+    }
   }
 
-  private walk(schema: unknown, resource: Resource, pointer: string, doc: string, depth: number, isRoot: boolean): void {
+  private walk(
+    schema: unknown,
+    resource: Resource,
+    pointer: string,
+    doc: string,
+    depth: number,
+    isRoot: boolean,
+  ): void {
     if (depth > MAX_SCHEMA_DEPTH) {
       throw new SchemaError(`the schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`, 'depth')
     }
@@ -218,7 +242,7 @@ export class Registry {
       const value = schema[key]
       if (ONE_SCHEMA.has(key)) sub(value, key)
       else if (SCHEMA_ARRAYS.has(key) || key === 'items' || key === 'dependencies') {
-        if (Array.isArray(value)) value.forEach((item, i) => sub(item, key, i))
+        if (Array.isArray(value)) value.forEach((item, i) => void sub(item, key, i))
         else if (key === 'dependencies' && isObject(value)) {
           for (const name of Object.keys(value)) sub(value[name], key, name)
         } else if (key === 'items') sub(value, key)

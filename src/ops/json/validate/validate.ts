@@ -44,7 +44,9 @@ export function validateOne(compiled: CompiledSchema, instance: unknown, cx: Con
 }
 
 function tooDeep(): AppError {
-  return new AppError('ERR_COMPUTE_LIMIT', 'The schema and instance nest too deeply to evaluate.', { reason: 'depth' })
+  return new AppError('ERR_COMPUTE_LIMIT', 'The schema and instance nest too deeply to evaluate.', {
+    reason: 'depth',
+  })
 }
 
 export function validateJson(

@@ -78,7 +78,10 @@ const unevaluatedItems: KeywordCompiler = (site, value) => {
 const contains: KeywordCompiler = (site, value) => {
   const node = site.sub(value, 'contains')
   const modern = site.dialect === '2020-12' || site.dialect === '2019-09'
-  const min = modern && site.schema['minContains'] !== undefined ? count(site, 'minContains', site.schema['minContains']) : 1
+  const min =
+    modern && site.schema['minContains'] !== undefined
+      ? count(site, 'minContains', site.schema['minContains'])
+      : 1
   const max =
     modern && site.schema['maxContains'] !== undefined
       ? count(site, 'maxContains', site.schema['maxContains'])
@@ -116,12 +119,18 @@ const byContains: KeywordCompiler = (site, value) => {
   return undefined
 }
 
-function lengthBound(keyword: string, holds: (length: number, n: number) => boolean, words: string): KeywordCompiler {
+function lengthBound(
+  keyword: string,
+  holds: (length: number, n: number) => boolean,
+  words: string,
+): KeywordCompiler {
   return (site, value) => {
     const n = count(site, keyword, value)
     const place = site.place
     return (v, cx) =>
-      !Array.isArray(v) || holds(v.length, n) || cx.fail(place, keyword, `the array has ${v.length} items, ${words} ${n}`)
+      !Array.isArray(v) ||
+      holds(v.length, n) ||
+      cx.fail(place, keyword, `the array has ${v.length} items, ${words} ${n}`)
   }
 }
 
@@ -131,9 +140,13 @@ const uniqueItems: KeywordCompiler = (site, value) => {
   const place = site.place
   return (v, cx) => {
     if (!Array.isArray(v) || v.length < 2) return true
-    const seen = new Map<string, number>()
+    // strings are their own keys; other values their canonical text (kept apart: no string collides)
+    const strings = new Map<string, number>()
+    const others = new Map<string, number>()
     for (let i = 0; i < v.length; i++) {
-      const key = canonicalKey(v[i])
+      const item = v[i]
+      const seen = typeof item === 'string' ? strings : others
+      const key = typeof item === 'string' ? item : canonicalKey(item)
       const first = seen.get(key)
       if (first !== undefined) return cx.fail(place, 'uniqueItems', `items ${first} and ${i} are equal`)
       seen.set(key, i)

@@ -60,9 +60,14 @@ const oneOf: KeywordCompiler = (site, value) => {
       if (kept !== undefined) ev!.merge(kept)
       return true
     }
-    if (passed.length === 0) return cx.fail(place, 'oneOf', 'the value is valid against none of the subschemas')
+    if (passed.length === 0)
+      return cx.fail(place, 'oneOf', 'the value is valid against none of the subschemas')
     cx.restore(mark)
-    return cx.fail(place, 'oneOf', `the value is valid against more than one subschema (${passed.join(' and ')})`)
+    return cx.fail(
+      place,
+      'oneOf',
+      `the value is valid against more than one subschema (${passed.join(' and ')})`,
+    )
   }
 }
 
@@ -104,6 +109,7 @@ export const LOGIC_KEYWORDS: Record<string, KeywordCompiler> = {
   oneOf,
   not,
   if: ifKeyword,
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword; this table is no promise
   then: byIf,
   else: byIf,
 }

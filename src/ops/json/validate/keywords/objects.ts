@@ -8,7 +8,10 @@ import { count } from './values.ts'
 
 function schemaMap(site: Site, keyword: string, value: unknown): [string, Node][] {
   if (!isObject(value)) site.invalid(keyword, 'an object of schemas')
-  return Object.keys(value as JsonObject).map((name) => [name, site.sub((value as JsonObject)[name], keyword, name)])
+  return Object.keys(value as JsonObject).map((name) => [
+    name,
+    site.sub((value as JsonObject)[name], keyword, name),
+  ])
 }
 
 function patterns(site: Site): [LinearRegex, Node][] {
@@ -61,11 +64,15 @@ const additionalProperties: KeywordCompiler = (site, value) => {
   const props = site.keywords.has('properties') && isObject(site.schema['properties'])
   const named = new Set(props ? Object.keys(site.schema['properties'] as JsonObject) : [])
   const list = patterns(site)
+  const matches = (name: string) => {
+    for (let i = 0; i < list.length; i++) if (list[i]![0].search(name)) return true
+    return false
+  }
   return (v, cx, ev) => {
     if (!isObject(v)) return true
     let valid = true
     for (const name of Object.keys(v)) {
-      if (named.has(name) || list.some(([re]) => re.search(name))) continue
+      if (named.has(name) || (list.length > 0 && matches(name))) continue
       cx.enter(name)
       if (!node.check(v[name], cx, undefined)) valid = false
       cx.leave()
@@ -106,7 +113,8 @@ const propertyNames: KeywordCompiler = (site, value) => {
 }
 
 function names(site: Site, keyword: string, value: unknown): string[] {
-  if (!Array.isArray(value) || !value.every((n) => typeof n === 'string')) site.invalid(keyword, 'an array of strings')
+  if (!Array.isArray(value) || !value.every((n) => typeof n === 'string'))
+    site.invalid(keyword, 'an array of strings')
   return value as string[]
 }
 
@@ -119,7 +127,8 @@ const required: KeywordCompiler = (site, value) => {
     if (!isObject(v)) return true
     let valid = true
     for (const name of list) {
-      if (!Object.hasOwn(v, name)) valid = cx.fail(place, 'required', `the required property "${name}" is missing`)
+      if (!Object.hasOwn(v, name))
+        valid = cx.fail(place, 'required', `the required property "${name}" is missing`)
     }
     return valid
   }
@@ -174,7 +183,11 @@ const dependencies: KeywordCompiler = (site, value) => {
   )
 }
 
-function sizeBound(keyword: string, holds: (size: number, n: number) => boolean, words: string): KeywordCompiler {
+function sizeBound(
+  keyword: string,
+  holds: (size: number, n: number) => boolean,
+  words: string,
+): KeywordCompiler {
   return (site, value) => {
     const n = count(site, keyword, value)
     const place = site.place

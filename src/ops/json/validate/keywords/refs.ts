@@ -1,7 +1,7 @@
 import type { Check, KeywordCompiler, Node, Site } from '../compile.ts'
 import type { Context } from '../context.ts'
 import { SchemaError } from '../errors.ts'
-import { BadUri, resolveUri, splitFragment } from '../uri.ts'
+import { type BadUri, resolveUri, splitFragment } from '../uri.ts'
 
 // References: $ref (static), $dynamicRef (2020-12) and $recursiveRef (2019-09), which may land on a
 // schema chosen by the dynamic scope (the schema resources evaluation went through to get here). A
@@ -64,7 +64,8 @@ const dynamicRef: KeywordCompiler = (site, value) => {
   return follow(site, '$dynamicRef', (cx) => {
     for (const hop of cx.hops) {
       const anchored = hop.resource.dynamicAnchors.get(fragment)
-      if (anchored !== undefined) return compiler.node(anchored, compiler.registry.placeOf(anchored, hop.resource, ''))
+      if (anchored !== undefined)
+        return compiler.node(anchored, compiler.registry.placeOf(anchored, hop.resource, ''))
     }
     return initial.node
   })
@@ -80,7 +81,10 @@ const recursiveRef: KeywordCompiler = (site, value) => {
   return follow(site, '$recursiveRef', (cx) => {
     for (const hop of cx.hops) {
       if (hop.resource.recursiveAnchor) {
-        return compiler.node(hop.resource.root, compiler.registry.placeOf(hop.resource.root, hop.resource, ''))
+        return compiler.node(
+          hop.resource.root,
+          compiler.registry.placeOf(hop.resource.root, hop.resource, ''),
+        )
       }
     }
     return initial.node

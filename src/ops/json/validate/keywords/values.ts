@@ -41,7 +41,11 @@ function hasType(value: unknown, type: string, isInteger: (v: JsonNumber) => boo
 
 const type: KeywordCompiler = (site, value) => {
   const types = typeof value === 'string' ? [value] : value
-  if (!Array.isArray(types) || types.length === 0 || !types.every((t) => typeof t === 'string' && TYPES.has(t))) {
+  if (
+    !Array.isArray(types) ||
+    types.length === 0 ||
+    !types.every((t) => typeof t === 'string' && TYPES.has(t))
+  ) {
     site.invalid('type', 'a type name or a non-empty array of them')
   }
   const list = types as string[]
@@ -50,10 +54,12 @@ const type: KeywordCompiler = (site, value) => {
   const wanted = list.join(' or ')
   if (list.length === 1) {
     const only = list[0]!
-    return (v, cx) => hasType(v, only, isInteger) || cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
+    return (v, cx) =>
+      hasType(v, only, isInteger) || cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
   }
   return (v, cx) =>
-    list.some((t) => hasType(v, t, isInteger)) || cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
+    list.some((t) => hasType(v, t, isInteger)) ||
+    cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
 }
 
 const enumKeyword: KeywordCompiler = (site, value) => {
@@ -168,7 +174,8 @@ const format: KeywordCompiler = (site, value) => {
   const test = Object.hasOwn(FORMATS, value as string) ? FORMATS[value as string] : undefined
   if (test === undefined) return undefined
   const place = site.place
-  return (v, cx) => typeof v !== 'string' || test(v) || cx.fail(place, 'format', `the string is not a valid ${value}`)
+  return (v, cx) =>
+    typeof v !== 'string' || test(v) || cx.fail(place, 'format', `the string is not a valid ${value}`)
 }
 
 export const VALUE_KEYWORDS: Record<string, KeywordCompiler> = {
