@@ -2,10 +2,12 @@ import { compileRe2, type LinearRegex, re2Char } from './linear.ts'
 import { SHORT_CATEGORIES } from './unicode.ts'
 
 // I-Regexp (RFC 9485), the dialect of JSONPath's match() and search() (RFC 9535 §2.4.6, 2.4.7), checked
-// against its grammar and written in RE2 syntax with the same meaning. It has no anchors (`^` and `$` are
-// ordinary characters), no \d \w \s, and `.` is any character but \n and \r (RFC 9485 §5.3). A pattern
-// outside the grammar is not an I-Regexp: the function answers LogicalFalse for it (RFC 9535 §2.4.6).
-// Returns undefined for such a pattern.
+// against its grammar and written in RE2 syntax with the same meaning: no \d \w \s, and `.` is any
+// character but \n and \r (RFC 9485 §5.3). A pattern outside the grammar is not an I-Regexp: the function
+// answers LogicalFalse for it (RFC 9535 §2.4.6). One quirk, kept as the JSONPath Compliance Test Suite
+// has it: `^` and `$`, ordinary characters in RFC 9485's grammar, are anchors (start and end of the
+// string), as they are once the pattern is handed to an ECMA-262 or PCRE engine the way RFC 9485 §5
+// describes (`match(@, '^ab.*')` selects "abc", not "^abc").
 
 const SINGLE_ESCAPES = new Set('()*+-.?[\\]^nrt{|}'.split(''))
 // NormalChar excludes these (and the surrogates)
@@ -102,6 +104,7 @@ export function iregexpToRe2(pattern: string): string | undefined {
     }
     if (NOT_NORMAL.has(ch) || isSurrogate(cp)) fail()
     i++
+    if (ch === '^' || ch === '$') return ch
     return re2Char(cp)
   }
 
