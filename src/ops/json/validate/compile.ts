@@ -170,6 +170,8 @@ export interface CompiledSchema {
   compiler: Compiler
   root: Node
   resource: Resource
+  // what it weighs in a cache (cache.ts), once kept there
+  bytes?: number
 }
 
 // Compiles a schema (its dialect from `$schema`, 2020-12 without one). `documents` are more resources it

@@ -25,7 +25,9 @@ export interface OutputUnit {
 
 // What one validation may cost and keep: plain arguments (the plan's caps, in the op).
 export interface ValidateBounds {
-  // output units kept per instance; the rest are counted
+  // instances per request
+  maxInstances: number
+  // output units kept per request (over all its instances); the rest are counted
   maxErrors: number
   // schema nodes evaluated per request (all instances): past it, ERR_COMPUTE_LIMIT
   maxSteps: number

@@ -1,7 +1,7 @@
 import { AppError } from '../../../errors.ts'
-import { type CompiledSchema, compile } from './compile.ts'
+import { type CompiledSchema, type CompileOptions, compile } from './compile.ts'
 import { Context } from './context.ts'
-import type { OutputUnit, ValidateBounds } from './types.ts'
+import type { Dialect, OutputUnit, ValidateBounds } from './types.ts'
 
 // POST /v1/json/validate: one schema, compiled once, against one instance or many.
 
@@ -10,6 +10,7 @@ export interface ValidateInput {
   instance?: unknown
   instances?: unknown[]
   format_assertion?: boolean
+  dialect?: Dialect
 }
 
 export interface InstanceResult {
@@ -25,7 +26,7 @@ export type ValidateResult =
 
 // Where a compiled schema may be kept between requests (cache.ts), keyed by its text.
 export interface CompiledSchemas {
-  get(schema: unknown, formatAssertion: boolean): CompiledSchema
+  get(schema: unknown, options: CompileOptions): CompiledSchema
 }
 
 // One instance; its output units are at most what `cx` has left of the request's maxErrors.
@@ -52,7 +53,7 @@ function tooDeep(): AppError {
 export function validateJson(
   input: ValidateInput,
   bounds: ValidateBounds,
-  schemas: CompiledSchemas = { get: (schema, formatAssertion) => compile(schema, { formatAssertion }) },
+  schemas: CompiledSchemas = { get: compile },
 ): ValidateResult {
   const hasOne = Object.hasOwn(input, 'instance')
   if (hasOne === (input.instances !== undefined)) {
@@ -60,9 +61,15 @@ export function validateJson(
       issues: [{ path: 'instance', message: 'exactly one of instance and instances is required' }],
     })
   }
+  if (input.instances !== undefined && input.instances.length > bounds.maxInstances) {
+    throw new AppError('ERR_VALIDATION', `At most ${bounds.maxInstances} instances per request on this plan.`, {
+      issues: [{ path: 'instances', message: `more than ${bounds.maxInstances} instances` }],
+      max_instances: bounds.maxInstances,
+    })
+  }
   let compiled: CompiledSchema
   try {
-    compiled = schemas.get(input.schema, input.format_assertion === true)
+    compiled = schemas.get(input.schema, { formatAssertion: input.format_assertion === true, dialect: input.dialect })
   } catch (err) {
     if (err instanceof RangeError) throw tooDeep()
     throw err
