@@ -18,6 +18,9 @@ import type {
 
 // Integers in a query are I-JSON's exact range (§2.1): ±(2^53 - 1).
 const MAX_INT = 2 ** 53 - 1
+// Parentheses, filters and function calls nest at most this deep: the parser and the evaluator recurse
+// once per level, and no real query nests more than a few.
+export const MAX_NESTING = 64
 
 // The function extensions of §2.4: parameter types and result type.
 const FUNCTIONS: Record<Call['name'], { params: FunctionType[]; result: FunctionType }> = {
@@ -69,6 +72,7 @@ function isNameFirst(text: string, i: number): boolean {
 
 class Parser {
   private i = 0
+  private depth = 0
   private readonly text: string
 
   constructor(text: string) {
@@ -77,6 +81,13 @@ class Parser {
 
   private fail(message: string, at = this.i): never {
     throw new PathSyntaxError(message, at)
+  }
+
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_NESTING) this.fail(`the query nests more than ${MAX_NESTING} levels`)
+    const result = parse()
+    this.depth--
+    return result
   }
 
   private peek(offset = 0): string | undefined {
@@ -175,7 +186,7 @@ class Parser {
     if (c === '?') {
       this.i++
       this.skipBlanks()
-      return { kind: 'filter', test: this.logical() }
+      return { kind: 'filter', test: this.nested(() => this.logical()) }
     }
     // index or slice
     const start = this.optionalInt()
@@ -347,7 +358,7 @@ class Parser {
   private paren(): Logical {
     this.expect('(')
     this.skipBlanks()
-    const inner = this.logical()
+    const inner = this.nested(() => this.logical())
     this.skipBlanks()
     this.expect(')')
     return inner
@@ -401,7 +412,7 @@ class Parser {
         return { kind: 'literal', value }
       }
     }
-    if (c !== undefined && c >= 'a' && c <= 'z') return { kind: 'call', call: this.call() }
+    if (c !== undefined && c >= 'a' && c <= 'z') return { kind: 'call', call: this.nested(() => this.call()) }
     this.fail('expected a query, a literal or a function')
   }
 

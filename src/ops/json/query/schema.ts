@@ -16,7 +16,9 @@ export const queryBody = z.strictObject({
 })
 
 export const queryResult = z.object({
-  values: z.array(z.unknown().describe('A selected value')).describe('The selected values, in document order'),
+  values: z
+    .array(z.unknown().describe('A selected value'))
+    .describe('The selected values, in document order'),
   paths: z
     .array(z.string().describe("A Normalized Path, e.g. $['store']['book'][0]"))
     .describe('The RFC 9535 Normalized Path of each value, in the same order'),

@@ -56,6 +56,8 @@ export class Evaluated {
 export class Context {
   readonly path: (string | number)[] = []
   readonly hops: Hop[] = []
+  // the instance depth at each reference taken (hops that are references, innermost last)
+  private readonly refDepths: number[] = []
   errors: OutputUnit[] = []
   // output units not kept (over maxErrors), counted as errors are
   dropped = 0
@@ -106,21 +108,25 @@ export class Context {
     this.path.pop()
   }
 
-  // A reference taken: refused when the last MAX_REF_CHAIN hops all consumed nothing of the instance.
+  // A schema resource entered, by a reference (`from` set) or by nesting. More than MAX_REF_CHAIN
+  // references in a row that read nothing further into the instance are a loop, and refused.
   hop(hop: Hop): void {
-    const n = this.hops.length
-    if (n >= MAX_REF_CHAIN && this.hops[n - MAX_REF_CHAIN]!.depth === this.path.length) {
-      throw new AppError(
-        'ERR_INVALID_SCHEMA',
-        `The schema's references loop: ${MAX_REF_CHAIN} of them were followed without reading further into the instance.`,
-        { reason: 'ref_cycle', keyword_location: this.keywordLocation(hop.from ?? '', hop.keyword ?? '') },
-      )
+    if (hop.from !== undefined) {
+      const n = this.refDepths.length
+      if (n >= MAX_REF_CHAIN && this.refDepths[n - MAX_REF_CHAIN] === this.path.length) {
+        throw new AppError(
+          'ERR_INVALID_SCHEMA',
+          `The schema's references loop: more than ${MAX_REF_CHAIN} of them in a row read nothing further into the instance.`,
+          { reason: 'ref_cycle', keyword_location: this.keywordLocation(hop.from, hop.keyword ?? '') },
+        )
+      }
+      this.refDepths.push(this.path.length)
     }
     this.hops.push(hop)
   }
 
   unhop(): void {
-    this.hops.pop()
+    if (this.hops.pop()?.from !== undefined) this.refDepths.pop()
   }
 
   // Where the error count stands: an evaluation whose failure does not count (an anyOf branch, `not`,

@@ -16,7 +16,9 @@ export const validateBody = z.strictObject({
   instance: z
     .unknown()
     .optional()
-    .describe(`The JSON value to validate (send this or \`instances\`), nested at most ${MAX_INSTANCE_DEPTH} levels`),
+    .describe(
+      `The JSON value to validate (send this or \`instances\`), nested at most ${MAX_INSTANCE_DEPTH} levels`,
+    ),
   instances: z
     .array(z.unknown().describe('A JSON value to validate'))
     .optional()
@@ -24,7 +26,9 @@ export const validateBody = z.strictObject({
   format_assertion: z
     .boolean()
     .default(false)
-    .describe('Check `format` (date-time, email, uri, ...) as an assertion; by default it is only an annotation'),
+    .describe(
+      'Check `format` (date-time, email, uri, ...) as an assertion; by default it is only an annotation',
+    ),
   dialect: z
     .enum(DIALECTS)
     .default('2020-12')
@@ -33,7 +37,9 @@ export const validateBody = z.strictObject({
 
 const outputUnit = z
   .object({
-    instance_location: z.string().describe('JSON Pointer to the failing value in the instance ("" is the whole)'),
+    instance_location: z
+      .string()
+      .describe('JSON Pointer to the failing value in the instance ("" is the whole)'),
     keyword_location: z
       .string()
       .describe('JSON Pointer through the schema as evaluated, `$ref` hops included, to the failing keyword'),

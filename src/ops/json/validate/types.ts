@@ -36,6 +36,6 @@ export interface ValidateBounds {
 // Nesting bounds, as json/diff's (512): schemas and instances deeper than this are refused (400).
 export const MAX_SCHEMA_DEPTH = 512
 export const MAX_INSTANCE_DEPTH = 512
-// $ref / $dynamicRef hops that consume nothing of the instance, in a row: a reference cycle (`{"$ref": "#"}`)
-// is refused when it reaches this, instead of recursing until the stack runs out.
+// $ref / $dynamicRef / $recursiveRef hops in a row that read nothing further into the instance: one more is
+// a reference cycle (`{"$ref": "#"}`), refused instead of recursing until the stack runs out.
 export const MAX_REF_CHAIN = 256

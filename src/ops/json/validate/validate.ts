@@ -62,14 +62,21 @@ export function validateJson(
     })
   }
   if (input.instances !== undefined && input.instances.length > bounds.maxInstances) {
-    throw new AppError('ERR_VALIDATION', `At most ${bounds.maxInstances} instances per request on this plan.`, {
-      issues: [{ path: 'instances', message: `more than ${bounds.maxInstances} instances` }],
-      max_instances: bounds.maxInstances,
-    })
+    throw new AppError(
+      'ERR_VALIDATION',
+      `At most ${bounds.maxInstances} instances per request on this plan.`,
+      {
+        issues: [{ path: 'instances', message: `more than ${bounds.maxInstances} instances` }],
+        max_instances: bounds.maxInstances,
+      },
+    )
   }
   let compiled: CompiledSchema
   try {
-    compiled = schemas.get(input.schema, { formatAssertion: input.format_assertion === true, dialect: input.dialect })
+    compiled = schemas.get(input.schema, {
+      formatAssertion: input.format_assertion === true,
+      dialect: input.dialect,
+    })
   } catch (err) {
     if (err instanceof RangeError) throw tooDeep()
     throw err
