@@ -7,6 +7,8 @@ import { RE2JS } from 're2js'
 // iregexp.ts translate them to RE2 syntax with the same meaning, or refuse them.
 
 export interface LinearRegex {
+  // which engine runs it (ecma.ts hands patterns of a linear shape to V8)
+  engine: 're2' | 'v8'
   // anywhere in the input (JSON Schema `pattern`, JSONPath `search`)
   search(input: string): boolean
   // the whole input (JSONPath `match`)
@@ -23,7 +25,7 @@ export function compileRe2(translated: string): LinearRegex {
   } catch (err) {
     throw new RegexRefused((err as Error).message)
   }
-  return { search: (input) => re.test(input), whole: (input) => re.testExact(input) }
+  return { engine: 're2', search: (input) => re.test(input), whole: (input) => re.testExact(input) }
 }
 
 // A code point as RE2 writes it anywhere, in a class or out of one.
