@@ -57,9 +57,11 @@ export function ecmaToRe2(pattern: string): string {
 // over a single character in a pattern anchored with a leading `^` (`^[A-Z]{3}-[0-9]{4}$`, `^[a-z0-9-]+$`).
 // Each match attempt then has at most one choice to undo, one character at a time, and there is one
 // attempt: time linear in the input.
+// RE2 compiles every pattern first, V8's included: its limits (repeat counts up to 1000, a program of
+// bounded size) bound the length of one match attempt, which V8's time is linear in.
 export function compileEcma(pattern: string): LinearRegex {
   const translator = new Translator(pattern)
-  const re2 = translator.run()
+  const re2 = compileRe2(translator.run())
   if (translator.backtrackingIsLinear()) {
     try {
       const re = new RegExp(pattern, 'u')
@@ -69,7 +71,7 @@ export function compileEcma(pattern: string): LinearRegex {
       // a pattern u-mode refuses (a lone "]" or "{", which the translation reads as literals): RE2's
     }
   }
-  return compileRe2(re2)
+  return re2
 }
 
 class Translator {
@@ -261,7 +263,7 @@ class Translator {
   }
 
   // A character escape, in a class or out of one: its code point.
-  private characterEscape(): number {
+  private characterEscape(inClass = false): number {
     const ch = this.peek()!
     this.i++
     switch (ch) {
@@ -294,7 +296,7 @@ class Translator {
       case 'u':
         return this.unicodeEscape()
       default:
-        if (SYNTAX.has(ch) || ch === '-') return ch.codePointAt(0)!
+        if (SYNTAX.has(ch) || (ch === '-' && inClass)) return ch.codePointAt(0)!
         throw new RegexSyntaxError(`invalid escape \\${ch}`)
     }
   }
@@ -367,7 +369,7 @@ class Translator {
     }
     if (ch === 'p' || ch === 'P') return this.property()
     if (ch >= '1' && ch <= '9') throw new RegexSyntaxError('invalid class escape')
-    return this.characterEscape()
+    return this.characterEscape(true)
   }
 }
 

@@ -16,7 +16,8 @@ export interface SchemaCacheBounds {
   maxPerTenant: number
 }
 
-// measured: a compiled schema weighs 10-20 times its JSON text (closures, places, regex programs)
+// measured: the benchmark's order schema (1408 bytes of text) weighs 28.8 KB on the heap compiled, the
+// parsed schema included (1000 compiled, heap used before and after a full GC)
 const COMPILED_PER_BYTE = 20
 
 export class SchemaCache {
