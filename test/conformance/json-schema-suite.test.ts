@@ -15,7 +15,7 @@ import { pageBlock, type Row } from './table.ts'
 // Remote references are served from the suite's own remotes/ (as http://localhost:1234/...), never fetched.
 // The files are parsed losslessly, as the endpoint parses a body: 1.0 stays 1.0, big numbers exact.
 
-export const JSON_SCHEMA_SUITE_COMMIT = '44401e0c046704b476ec9d2e2fccdaee618f259d'
+const JSON_SCHEMA_SUITE_COMMIT = '44401e0c046704b476ec9d2e2fccdaee618f259d'
 const ROOT = fileURLToPath(new URL('../fixtures/conformance/json-schema/', import.meta.url))
 const DIALECTS: [string, Dialect][] = [
   ['draft2020-12', '2020-12'],

@@ -9,7 +9,7 @@ import { pageBlock } from './table.ts'
 // test/fixtures/conformance/jsonpath/ (see PROVENANCE.md), run against json/query: every case passes.
 // A case with `results` (several orders allowed: object members have none) passes with any of them.
 
-export const JSONPATH_CTS_COMMIT = '7be7c1fc28057c91e8eefaf197060fba7ed43acd'
+const JSONPATH_CTS_COMMIT = '7be7c1fc28057c91e8eefaf197060fba7ed43acd'
 
 interface Case {
   name: string

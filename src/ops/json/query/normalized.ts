@@ -24,7 +24,6 @@ const ESCAPES: Record<string, string> = {
 }
 
 function escapeName(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is escaped
   return name.replace(
     /[\u0000-\u001f'\\]/g,
     (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -1,9 +1,10 @@
 import { AppError } from '../../../errors.ts'
-import { approxBytes } from '../value.ts'
+import { parsedShape } from '../shape.ts'
+import { approxBytes, depthOf } from '../value.ts'
 import { Evaluator } from './evaluate.ts'
 import { normalizedPath } from './normalized.ts'
 import { parseQuery } from './parse.ts'
-import type { QueryBounds } from './types.ts'
+import { MAX_DOCUMENT_DEPTH, type QueryBounds } from './types.ts'
 
 // POST /v1/json/query: an RFC 9535 JSONPath query over a document, parsed losslessly (numbers exact).
 
@@ -20,6 +21,16 @@ export interface QueryResult {
 
 export function queryJson(input: QueryInput, bounds: QueryBounds): QueryResult {
   const query = parseQuery(input.path)
+  // the answer is written by JSON.stringify, which recurses: deep documents are refused as json/diff's are
+  // (the body's parse noted its depth: no walk then)
+  const deepest = parsedShape(input.document)?.deepest ?? depthOf(input.document) - 1
+  if (deepest >= MAX_DOCUMENT_DEPTH) {
+    throw new AppError('ERR_VALIDATION', `\`document\` is nested deeper than ${MAX_DOCUMENT_DEPTH} levels.`, {
+      issues: [
+        { path: 'document', message: `nesting deeper than ${MAX_DOCUMENT_DEPTH} levels is not supported` },
+      ],
+    })
+  }
   const nodes = new Evaluator(input.document, bounds.maxSteps).run(query)
   if (nodes.length > bounds.maxResults) {
     throw new AppError(

@@ -11,3 +11,6 @@ export interface QueryBounds {
 
 // Queries longer than this are refused before they are parsed (ERR_VALIDATION, from the schema).
 export const MAX_PATH_LENGTH = 4096
+
+// Documents nested deeper than this are refused (ERR_VALIDATION), as json/diff refuses them.
+export const MAX_DOCUMENT_DEPTH = 512

@@ -45,7 +45,13 @@ export class SchemaCache {
   }
 
   private get(tenant: string, schema: unknown, options: CompileOptions): CompiledSchema {
-    const text = JSON.stringify(schema) ?? ''
+    let text: string
+    try {
+      text = JSON.stringify(schema) ?? ''
+    } catch {
+      // a `const` or `enum` value too deep for JSON.stringify's recursion: compiled, not kept
+      return compile(schema, options)
+    }
     const digest = createHash('sha256')
       .update(`${options.formatAssertion ? 1 : 0}${options.dialect ?? ''}\n${text}`)
       .digest('base64url')

@@ -3,7 +3,11 @@ import { parseJsonExact } from '../../../../src/ops/json/number.ts'
 import { MAX_NESTING } from '../../../../src/ops/json/query/parse.ts'
 import { queryJson } from '../../../../src/ops/json/query/query.ts'
 import { queryBody } from '../../../../src/ops/json/query/schema.ts'
-import { MAX_PATH_LENGTH, type QueryBounds } from '../../../../src/ops/json/query/types.ts'
+import {
+  MAX_DOCUMENT_DEPTH,
+  MAX_PATH_LENGTH,
+  type QueryBounds,
+} from '../../../../src/ops/json/query/types.ts'
 
 const BOUNDS: QueryBounds = { maxResults: 1000, maxBytes: 1_000_000, maxSteps: 1_000_000 }
 
@@ -101,6 +105,21 @@ describe('json/query bounds', () => {
     expect(refusal(() => queryJson({ document: [1], path: nested(MAX_NESTING + 1) }, BOUNDS)).code).toBe(
       'ERR_INVALID_JSONPATH',
     )
+  })
+
+  it(`queries a document ${MAX_DOCUMENT_DEPTH} levels deep and refuses one deeper, parsed or not`, () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    // walked (JSON.parse), or known from the body's parse (a member of a body parsed losslessly)
+    const member = (text: string) => (doc(`{"document": ${text}}`) as { document: unknown }).document
+    for (const read of [(text: string) => JSON.parse(text), member]) {
+      expect(
+        queryJson({ document: read(nested(MAX_DOCUMENT_DEPTH)), path: '$' }, BOUNDS).values,
+      ).toHaveLength(1)
+      const err = refusal(() =>
+        queryJson({ document: read(nested(MAX_DOCUMENT_DEPTH + 1)), path: '$' }, BOUNDS),
+      )
+      expect(err.code).toBe('ERR_VALIDATION')
+    }
   })
 
   it(`takes a path of ${MAX_PATH_LENGTH} characters and refuses a longer one (schema)`, () => {

@@ -126,6 +126,7 @@ const schema = fc.letrec((tie) => ({
     fc.record({ anyOf: fc.array(tie('schema'), { minLength: 1, maxLength: 2 }) }),
     fc.record({ oneOf: fc.array(tie('schema'), { minLength: 1, maxLength: 2 }) }),
     fc.record({ not: tie('schema') }),
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword
     fc.record({ if: tie('schema'), then: tie('schema'), else: tie('schema') }, { requiredKeys: ['if'] }),
   ),
 })).schema
