@@ -222,7 +222,7 @@ export class Registry {
         const target = absolute === resource.uri ? resource : this.resources.get(absolute)
         target?.anchors.set(fragment, schema)
       }
-      if (!id.startsWith('#')) {
+      if (!id.startsWith('#') && absolute !== resource.uri) {
         current = this.newResource(absolute, schema, this.dialectFrom(schema, resource.dialect), doc)
         here = ''
       }

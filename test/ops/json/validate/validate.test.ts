@@ -102,3 +102,12 @@ describe('json/validate', () => {
     expect(run('{"schema": false, "instance": null}').valid).toBe(false)
   })
 })
+
+describe('json/validate resources', () => {
+  it('finds an anchor under an `$id` that names the enclosing resource again', () => {
+    const schema =
+      '{"$id": "https://example.com/a", "$defs": {"x": {"$id": "https://example.com/a", "$anchor": "k", "type": "string"}}, "$ref": "#k"}'
+    expect(run(`{"schema": ${schema}, "instance": 1}`).valid).toBe(false)
+    expect(run(`{"schema": ${schema}, "instance": "s"}`).valid).toBe(true)
+  })
+})
