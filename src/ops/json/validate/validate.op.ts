@@ -5,7 +5,8 @@ import { validateBody, validateResult } from './schema.ts'
 import { MAX_INSTANCE_DEPTH, MAX_SCHEMA_DEPTH } from './types.ts'
 import { validateJson } from './validate.ts'
 
-// Compiled schemas kept on this pool thread (docs/decisions.md, "JSON Schema and JSONPath: our own").
+// Compiled schemas kept on this pool thread (docs/decisions.md, "JSON Schema and JSONPath: our own"), under
+// one tenant until `run` is handed the workspace (OpContext has none yet).
 const schemas = new SchemaCache({ maxEntries: 256, maxBytes: 64 * 2 ** 20, maxPerTenant: 32 })
 
 // no `$schema` (2020-12 is the default): the examples' curl lines quote bodies where a shell reads `$`
