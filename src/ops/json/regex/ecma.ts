@@ -47,7 +47,7 @@ function complement(list: [number, number][]): [number, number][] {
 }
 
 // Translates, or throws RegexSyntaxError (not ECMA-262) or RegexRefused (ECMA-262, but not linear).
-export function ecmaToRe2(pattern: string): string {
+function ecmaToRe2(pattern: string): string {
   return new Translator(pattern).run()
 }
 

@@ -1,9 +1,9 @@
-import { compareNumbers, isIntegral, isMultipleOf, type JsonNumber, numberText } from '../../decimal.ts'
-import { isJsonNumber, isRawNumber } from '../../number.ts'
-import { isObject, jsonEqual } from '../../value.ts'
-import type { KeywordCompiler, Site } from '../compile.ts'
-import { FORMATS } from '../formats.ts'
-import { canonicalKey } from './canonical.ts'
+import { compareNumbers, isIntegral, isMultipleOf, type JsonNumber, numberText } from '../decimal.ts'
+import { isJsonNumber, isRawNumber } from '../number.ts'
+import { isObject, jsonEqual } from '../value.ts'
+import type { KeywordCompiler, Site } from './compile.ts'
+import { FORMATS } from './formats.ts'
+import { canonicalKey } from './keyword-canonical.ts'
 
 // Assertions on a value itself: type, enum, const, the numeric and string bounds, pattern, format.
 

@@ -1,7 +1,7 @@
-import type { Check, KeywordCompiler, Node, Site } from '../compile.ts'
-import type { Context } from '../context.ts'
-import { SchemaError } from '../errors.ts'
-import { type BadUri, resolveUri, splitFragment } from '../uri.ts'
+import type { Check, KeywordCompiler, Node, Site } from './compile.ts'
+import type { Context } from './context.ts'
+import { SchemaError } from './errors.ts'
+import { type BadUri, resolveUri, splitFragment } from './uri.ts'
 
 // References: $ref (static), $dynamicRef (2020-12) and $recursiveRef (2019-09), which may land on a
 // schema chosen by the dynamic scope (the schema resources evaluation went through to get here). A

@@ -1,9 +1,9 @@
-import type { KeywordCompiler } from '../compile.ts'
-import { ARRAY_KEYWORDS } from './arrays.ts'
-import { LOGIC_KEYWORDS } from './logic.ts'
-import { OBJECT_KEYWORDS } from './objects.ts'
-import { REF_KEYWORDS } from './refs.ts'
-import { VALUE_KEYWORDS } from './values.ts'
+import type { KeywordCompiler } from './compile.ts'
+import { ARRAY_KEYWORDS } from './keyword-arrays.ts'
+import { LOGIC_KEYWORDS } from './keyword-logic.ts'
+import { OBJECT_KEYWORDS } from './keyword-objects.ts'
+import { REF_KEYWORDS } from './keyword-refs.ts'
+import { VALUE_KEYWORDS } from './keyword-values.ts'
 
 // Every keyword that asserts or applies, by name; which of them a schema uses is its dialect's (and
 // vocabularies') choice (dialects.ts). Annotation-only keywords (title, default, contentMediaType ...) have

@@ -1,5 +1,5 @@
-import type { KeywordCompiler, Node, Site } from '../compile.ts'
-import { Evaluated } from '../context.ts'
+import type { KeywordCompiler, Node, Site } from './compile.ts'
+import { Evaluated } from './context.ts'
 
 // The in-place applicators: subschemas that validate the same instance. Annotations (what was evaluated,
 // for unevaluated*) are kept only from the subschemas that passed; output units only from the ones whose

@@ -1,7 +1,7 @@
-import type { Check, KeywordCompiler, Node, Site } from '../compile.ts'
-import type { Context, Evaluated } from '../context.ts'
-import { canonicalKey } from './canonical.ts'
-import { count } from './values.ts'
+import type { Check, KeywordCompiler, Node, Site } from './compile.ts'
+import type { Context, Evaluated } from './context.ts'
+import { canonicalKey } from './keyword-canonical.ts'
+import { count } from './keyword-values.ts'
 
 // Keywords on arrays.
 

@@ -1,4 +1,4 @@
-import { decimalKey, isRawNumber } from '../../number.ts'
+import { decimalKey, isRawNumber } from '../number.ts'
 
 // A JSON value's canonical text: equal values (by exact decimal value, in any key order) get the same
 // text, different ones different texts. enum looks values up by it, uniqueItems finds duplicates with it:

@@ -1,7 +1,7 @@
-import type { LinearRegex } from '../../regex/linear.ts'
-import { isObject, type JsonObject } from '../../value.ts'
-import type { Check, KeywordCompiler, Node, Site } from '../compile.ts'
-import { count } from './values.ts'
+import type { LinearRegex } from '../regex/linear.ts'
+import { isObject, type JsonObject } from '../value.ts'
+import type { Check, KeywordCompiler, Node, Site } from './compile.ts'
+import { count } from './keyword-values.ts'
 
 // Keywords on objects. Members are read as own properties only: a member named "constructor" or
 // "__proto__" is a member like any other.
