@@ -4,6 +4,7 @@ import { dispatch } from './dispatch.ts'
 import { isolation, isolationStream } from './isolation.ts'
 import { jsonDiffLargeScenario, jsonDiffScenario } from './json-diff.ts'
 import { jsonFormatInputScenario, jsonFormatScenario } from './json-format.ts'
+import { jsonQueryScenario, jsonValidateScenario } from './json-structured.ts'
 import { runInfo, writeReport } from './lib/report.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { type ScenarioOutcome, verdict } from './lib/verdict.ts'
@@ -28,6 +29,8 @@ const SCENARIOS: Scenario[] = [
   jsonDiffLargeScenario,
   jsonFormatScenario,
   jsonFormatInputScenario,
+  jsonValidateScenario,
+  jsonQueryScenario,
   streamScenario,
   compression,
   tracingCost,

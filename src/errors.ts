@@ -56,6 +56,26 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'A JSON Patch test operation failed.',
   },
+  ERR_INVALID_SCHEMA: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The JSON Schema is not valid.',
+  },
+  ERR_SCHEMA_REF_UNRESOLVED: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'A reference of the JSON Schema names no schema it bundles.',
+  },
+  ERR_UNSUPPORTED_REGEX: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'A regular expression cannot be run in linear time.',
+  },
+  ERR_INVALID_JSONPATH: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The JSONPath query is not valid.',
+  },
   ERR_NOT_FOUND: { status: 404, type: 'invalid_request', message: 'No such resource.' },
   ERR_METHOD_NOT_ALLOWED: {
     status: 405,

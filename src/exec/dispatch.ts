@@ -142,6 +142,13 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       if (work.raw) return onPool(work, undefined, ctx)
       const input = withAdded(work.input, work.added)
       if (modeFor(ctx.execution, input) === 'inline') return inline(work, input, ctx.limits)
+      // a body parsed with exact numbers holds JSON.rawJSON values, which structured clone refuses: it
+      // crosses as its JSON text (which JSON.stringify writes back number for number) and is parsed
+      // exactly again on the thread (a heavy json.patch `copy`, every json.validate)
+      if (work.op.exactNumbers === true) {
+        const raw = [new TextEncoder().encode(JSON.stringify(work.input))]
+        return onPool({ ...work, raw }, undefined, ctx)
+      }
       return onPool(work, input, ctx)
     },
     reserve(ctx, waitMs, op) {
