@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url))
-const SUITES = ['json-test-suite', 'wpt-url', 'json-patch']
+const SUITES = ['json-test-suite', 'wpt-url', 'json-patch', 'yaml-test-suite', 'toml-test']
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -30,9 +30,20 @@ describe('vendored conformance suites', () => {
     const present = SUITES.flatMap((s) => filesUnder(join(ROOT, s))).sort()
     expect(present).toEqual([...listed.keys()].sort())
     expect(present).toEqual(
-      expect.arrayContaining(['json-test-suite/LICENSE', 'wpt-url/LICENSE.md', 'json-patch/LICENSE']),
+      expect.arrayContaining([
+        'json-test-suite/LICENSE',
+        'wpt-url/LICENSE.md',
+        'json-patch/LICENSE',
+        'yaml-test-suite/License',
+        'toml-test/LICENSE',
+      ]),
     )
     expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)
+    // toml-test: its TOML 1.0.0 list and exactly the files it names
+    const listed10 = readFileSync(join(ROOT, 'toml-test/tests/files-toml-1.0.0'), 'utf8').trim().split('\n')
+    expect(present.filter((p) => p.startsWith('toml-test/tests/')).sort()).toEqual(
+      ['toml-test/tests/files-toml-1.0.0', ...listed10.map((f) => `toml-test/tests/${f}`)].sort(),
+    )
   })
 
   it('every file has the bytes it was vendored with', () => {

@@ -83,7 +83,12 @@ function nodeOf(value: DataValue, path: (string | number)[]): Node {
 
 function documentText(value: DataValue, indent: number, path: (string | number)[]): string {
   const doc = new Document(null, { version: '1.2', compat: 'yaml-1.1', customTags })
-  doc.contents = nodeOf(value, path)
+  const node = nodeOf(value, path)
+  // a multi-line string as the whole document: the package writes a block scalar that needs an
+  // indentation indicator (" foo\nbar") at the top level as one neither it nor PyYAML reads back
+  // (yaml-test-suite 6WPF written back), so it is written double-quoted
+  if (typeof value === 'string' && value.includes('\n')) (node as Scalar).type = Scalar.QUOTE_DOUBLE
+  doc.contents = node
   return doc.toString({ indent, lineWidth: 0 })
 }
 
