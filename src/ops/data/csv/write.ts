@@ -65,7 +65,9 @@ export function writeCsv(root: DataValue, options: CsvWriteOptions, maxBytes: nu
   const columns = new Map<string, number>()
   for (const row of rows) for (const key of row.keys()) if (!columns.has(key)) columns.set(key, columns.size)
   const names = [...columns.keys()]
-  if (options.header) out.write(`${names.map(stringField).join(delimiter)}\r\n`)
+  // a header's names are never typed by a reader, so only the dialect decides their quotes
+  if (options.header)
+    out.write(`${names.map((name) => (needsQuotes(name) ? quoted(name) : name)).join(delimiter)}\r\n`)
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!
     out.write(

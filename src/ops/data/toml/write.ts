@@ -139,8 +139,12 @@ export function writeToml(root: DataValue, maxBytes: number): string {
       } else {
         const full = header === '' ? name : `${header}.${name}`
         if (kind === 'table') {
-          out.write(`\n[${full}]\n`)
-          section(item as DataMap, full)
+          // a table of tables alone needs no header: its sub-tables' headers create it
+          const sub = item as DataMap
+          if (sub.size === 0 || [...sub.values()].some((member) => kindOf(member) === 'value')) {
+            out.write(`\n[${full}]\n`)
+          }
+          section(sub, full)
         } else {
           const tables = item as DataMap[]
           for (let k = 0; k < tables.length; k++) {

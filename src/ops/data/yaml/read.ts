@@ -80,6 +80,15 @@ function keyText(key: DataValue, path: (string | number)[]): string {
   return key.text
 }
 
+// A scalar whose explicit core-schema tag does not fit it (!!int 1.5, !!null x): the package resolves it as
+// a string and warns; YAML 1.2 makes it an error. Unknown and YAML 1.1 tags (!foo, !!binary) stay warnings:
+// their node is read as its kind, as the spec lets an application do with tags it does not know.
+const CORE_TAGS = /^Unresolved tag: tag:yaml\.org,2002:(?:int|float|bool|null)$/
+
+function isCoreTagMismatch(warning: YAMLError): boolean {
+  return warning.code === 'TAG_RESOLVE_FAILED' && CORE_TAGS.test(warning.message)
+}
+
 // The documents of the stream. The composer also makes a document of a bare "..." (a document end
 // marker with no document before it, yaml-test-suite HWV9, QT73, M7A3), which YAML 1.2 does not: such
 // documents, with no content and no "---", are dropped. And it lets a %YAML directive repeat (SF5V).
@@ -102,7 +111,7 @@ function documentsOf(text: string, maxDepth: number): Document.Parsed[] {
   // with no document at all, a stream of directives alone is an error the composer gives only then
   for (const doc of composer.end(kept.length === 0, text.length)) docs.push(doc)
   for (const doc of docs) {
-    const error = firstError(text, doc.errors)
+    const error = firstError(text, doc.errors) ?? firstError(text, doc.warnings.filter(isCoreTagMismatch))
     if (error) throw error
   }
   return docs.filter((_, i) => kept[i] === true)
