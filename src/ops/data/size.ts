@@ -22,7 +22,7 @@ interface Weight {
 
 function scalarText(value: DataValue): number {
   if (typeof value === 'string') return value.length + 2
-  if (typeof value === 'number') return 24
+  if (typeof value === 'number') return String(value).length
   if (value instanceof DataNumber || value instanceof SpecialFloat || value instanceof DataDate) {
     return value.text.length + 2
   }

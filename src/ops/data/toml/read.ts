@@ -36,6 +36,8 @@ class TomlParser {
   private readonly text: string
   private readonly maxDepth: number
   private pos = 0
+  // the keys to where the value being read goes: the header's, then the key's and the array indexes
+  private path: string[] = []
   private section = 0
   private readonly facts = new WeakMap<DataMap, TableFacts>()
   private readonly tableArrays = new WeakSet<DataValue[]>()
@@ -100,7 +102,6 @@ class TomlParser {
   parse(): DataMap {
     const root = this.table({ header: true })
     let current = root
-    let header: string[] = []
     const n = this.text.length
     while (this.pos < n) {
       this.skipWhitespace()
@@ -120,9 +121,9 @@ class TomlParser {
           this.fail('expected "]" to end the header')
         this.pos += arrayOfTables ? 2 : 1
         current = arrayOfTables ? this.arrayTable(root, keys, start) : this.headerTable(root, keys, start)
-        header = keys
+        this.path = keys
       } else {
-        this.keyValue(current, header)
+        this.keyValue(current)
       }
       this.endOfLine()
     }
@@ -183,7 +184,8 @@ class TomlParser {
   }
 
   // key = value, into `table`; dotted keys create tables on the way.
-  private keyValue(table: DataMap, path: string[], inline = false): void {
+  private keyValue(table: DataMap, inline = false): void {
+    const path = this.path
     const depth = path.length
     const at = this.pos
     const keys = this.key()
@@ -215,7 +217,9 @@ class TomlParser {
     }
     const key = keys[keys.length - 1]!
     if (target.has(key)) throw duplicateKey('toml', [...path, ...keys.slice(0, -1)], key)
-    target.set(key, this.value([...path, ...keys]))
+    path.push(...keys)
+    target.set(key, this.value())
+    path.length = depth
   }
 
   // A key: bare or quoted parts, separated by dots (whitespace around them allowed).
@@ -239,8 +243,8 @@ class TomlParser {
     }
   }
 
-  // `path` is where the value goes (its length, how deep it is), for errors and the depth bound
-  private value(path: string[]): DataValue {
+  // The value at this.path (its length is how deep it is)
+  private value(): DataValue {
     const c = this.text.charCodeAt(this.pos)
     if (c === 0x22) {
       return this.text.startsWith('"""', this.pos) ? this.multilineBasicString() : this.basicString()
@@ -248,8 +252,8 @@ class TomlParser {
     if (c === 0x27) {
       return this.text.startsWith("'''", this.pos) ? this.multilineLiteralString() : this.literalString()
     }
-    if (c === 0x5b) return this.array(path)
-    if (c === 0x7b) return this.inlineTable(path)
+    if (c === 0x5b) return this.array()
+    if (c === 0x7b) return this.inlineTable()
     if (this.text.startsWith('true', this.pos)) return this.word(true, 4)
     if (this.text.startsWith('false', this.pos)) return this.word(false, 5)
     const date = matchDate(this.text, this.pos)
@@ -286,14 +290,16 @@ class TomlParser {
     }
   }
 
-  private array(path: string[]): DataValue[] {
-    if (path.length + 1 > this.maxDepth) throw tooDeep(this.maxDepth)
+  private array(): DataValue[] {
+    if (this.path.length + 1 > this.maxDepth) throw tooDeep(this.maxDepth)
     this.pos++
     const items: DataValue[] = []
     for (;;) {
       this.skipArraySpace()
       if (this.text.charCodeAt(this.pos) === 0x5d) break
-      items.push(this.value([...path, String(items.length)]))
+      this.path.push(String(items.length))
+      items.push(this.value())
+      this.path.pop()
       this.skipArraySpace()
       const c = this.text.charCodeAt(this.pos)
       if (c === 0x2c) this.pos++
@@ -305,8 +311,8 @@ class TomlParser {
   }
 
   // On one line; no trailing comma (TOML 1.0).
-  private inlineTable(path: string[]): DataMap {
-    if (path.length + 1 > this.maxDepth) throw tooDeep(this.maxDepth)
+  private inlineTable(): DataMap {
+    if (this.path.length + 1 > this.maxDepth) throw tooDeep(this.maxDepth)
     this.pos++
     const table = this.table({ frozen: true })
     this.skipWhitespace()
@@ -316,7 +322,7 @@ class TomlParser {
     }
     for (;;) {
       this.skipWhitespace()
-      this.keyValue(table, path, true)
+      this.keyValue(table, true)
       this.skipWhitespace()
       const c = this.text.charCodeAt(this.pos)
       this.pos++

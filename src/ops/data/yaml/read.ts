@@ -6,6 +6,7 @@ import {
   isMap,
   isScalar,
   isSeq,
+  Lexer,
   type Node,
   Parser,
   type Scalar,
@@ -80,6 +81,22 @@ function keyText(key: DataValue, path: (string | number)[]): string {
   return key.text
 }
 
+// The parser's tokens, as Parser.parse makes them, but with the flow collections' nesting counted on the
+// lexer's output as it goes: the parser spends ~20 µs a level on deep flow nesting (half a million "["
+// took 11 s), so a document past the bound is refused after maxDepth of them, not after all of them.
+// Block nesting costs indentation, so it is measured on the token tree (checkDepth).
+function* tokensOf(text: string, maxDepth: number): Generator<Token> {
+  const parser = new Parser()
+  let flow = 0
+  for (const lexeme of new Lexer().lex(text)) {
+    if (lexeme === '[' || lexeme === '{') {
+      if (++flow > maxDepth) throw tooDeep(maxDepth)
+    } else if (lexeme === ']' || lexeme === '}') flow--
+    yield* parser.next(lexeme)
+  }
+  yield* parser.end()
+}
+
 // A scalar whose explicit core-schema tag does not fit it (!!int 1.5, !!null x): the package resolves it as
 // a string and warns; YAML 1.2 makes it an error. Unknown and YAML 1.1 tags (!foo, !!binary) stay warnings:
 // their node is read as its kind, as the spec lets an application do with tags it does not know.
@@ -93,12 +110,11 @@ function isCoreTagMismatch(warning: YAMLError): boolean {
 // marker with no document before it, yaml-test-suite HWV9, QT73, M7A3), which YAML 1.2 does not: such
 // documents, with no content and no "---", are dropped. And it lets a %YAML directive repeat (SF5V).
 function documentsOf(text: string, maxDepth: number): Document.Parsed[] {
-  const parser = new Parser()
   const composer = new Composer(COMPOSE_OPTIONS)
   const docs: Document.Parsed[] = []
   const kept: boolean[] = []
   let versions = 0
-  for (const token of parser.parse(text)) {
+  for (const token of tokensOf(text, maxDepth)) {
     if (token.type === 'directive' && token.source.startsWith('%YAML')) {
       if (++versions > 1) throw invalidInput('yaml', text, token.offset, 'the %YAML directive is given twice')
     } else if (token.type === 'document') {
