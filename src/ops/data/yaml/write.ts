@@ -54,13 +54,27 @@ export interface YamlWriteOptions {
   maxBytes: number
 }
 
+// What `compat` leaves plain that a YAML 1.1 reader (PyYAML) reads otherwise: a tab inside a plain
+// scalar (YAML 1.2 allows it), and YAML 1.1's "value" (=) and merge (<<) types.
+function needsQuotesFor11(text: string): boolean {
+  return text.includes('\t') || text === '=' || text === '<<'
+}
+
+function quotedScalar(text: string): Scalar {
+  const scalar = new Scalar(text)
+  scalar.type = Scalar.QUOTE_DOUBLE
+  return scalar
+}
+
 function nodeOf(value: DataValue, path: (string | number)[]): Node {
   if (value instanceof Map) {
     const map = new YAMLMap()
     for (const [key, item] of value) {
       if (loneSurrogateAt(key) >= 0) throw unrepresentable('yaml', path, 'lone_surrogate', 'a lone surrogate')
       path.push(key)
-      map.items.push(new Pair(new Scalar(key), nodeOf(item, path)))
+      map.items.push(
+        new Pair(needsQuotesFor11(key) ? quotedScalar(key) : new Scalar(key), nodeOf(item, path)),
+      )
       path.pop()
     }
     return map
@@ -75,8 +89,9 @@ function nodeOf(value: DataValue, path: (string | number)[]): Node {
     return seq
   }
   if (value instanceof DataDate) return new Scalar(value.text)
-  if (typeof value === 'string' && loneSurrogateAt(value) >= 0) {
-    throw unrepresentable('yaml', path, 'lone_surrogate', 'a lone surrogate')
+  if (typeof value === 'string') {
+    if (loneSurrogateAt(value) >= 0) throw unrepresentable('yaml', path, 'lone_surrogate', 'a lone surrogate')
+    if (needsQuotesFor11(value)) return quotedScalar(value)
   }
   return new Scalar(value)
 }
