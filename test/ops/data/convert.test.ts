@@ -203,6 +203,13 @@ describe('data/convert: CSV', () => {
     )
   })
 
+  it('quotes the strings that types "infer" would type, so JSON → CSV → JSON with infer is exact', () => {
+    const doc = '[{"s":"","n":"42","t":"true","f":"1.5e3","x":null,"i":42,"b":false,"d":1.50}]'
+    const csv = convert(doc, 'json', 'csv')
+    expect(csv).toBe('s,n,t,f,x,i,b,d\r\n"","42","true","1.5e3",,42,false,1.50\r\n')
+    expect(convert(csv, 'csv', 'json', { types: 'infer', indent: 0 })).toBe(doc)
+  })
+
   it('reads and writes other dialects and headerless records', () => {
     expect(convert("a;b\n'x;y';2", 'csv', 'json', { delimiter: ';', quote: "'", indent: 0 })).toBe(
       '[{"a":"x;y","b":"2"}]',
