@@ -256,6 +256,8 @@ class TomlParser {
     if (c === 0x7b) return this.inlineTable()
     if (this.text.startsWith('true', this.pos)) return this.word(true, 4)
     if (this.text.startsWith('false', this.pos)) return this.word(false, 5)
+    const small = this.smallInteger()
+    if (small !== undefined) return small
     const date = matchDate(this.text, this.pos)
     if (date === 'invalid') this.fail('not a valid date or time')
     const scalar = date ?? matchNumber(this.text, this.pos)
@@ -264,6 +266,31 @@ class TomlParser {
     this.pos = scalar.end
     this.delimited()
     return scalar.value
+  }
+
+  // The common case without the patterns of scalars.ts: up to 15 digits, no sign, no leading zero, no
+  // underscore, then what may follow a value. Anything else (a date's "-", a float's ".") is theirs.
+  private smallInteger(): number | undefined {
+    const start = this.pos
+    let i = start
+    for (let c = this.text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = this.text.charCodeAt(++i)) {}
+    const length = i - start
+    if (length === 0 || length > 15 || (length > 1 && this.text.charCodeAt(start) === 0x30)) return undefined
+    const next = this.text.charCodeAt(i)
+    const ends =
+      Number.isNaN(next) ||
+      next === 0x20 ||
+      next === 0x09 ||
+      next === 0x2c ||
+      next === 0x5d ||
+      next === 0x7d ||
+      next === 0x23 ||
+      next === 0x0a ||
+      next === 0x0d
+    if (!ends) return undefined
+    this.pos = i
+    this.delimited()
+    return Number(this.text.slice(start, i))
   }
 
   private word(value: boolean, length: number): boolean {
