@@ -69,3 +69,30 @@ export const convertResult = z.object({
   output: z.string().describe('The converted document'),
   bytes: z.number().int().describe('Length of output in UTF-8 bytes'),
 })
+
+// The raw-body form (POST /v1/data/convert?from=yaml&to=json with the document as the body): the formats
+// and the options from the query string, as the JSON body would name them.
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true')
+
+export const convertQuery = z
+  .strictObject({
+    from: format('of the body'),
+    to: format('to write'),
+    indent: z
+      .union([
+        z.literal('\t'),
+        z
+          .string()
+          .regex(/^[0-8]$/)
+          .transform(Number),
+      ])
+      .optional()
+      .describe('As options.indent'),
+    documents: z.enum(YAML_DOCUMENTS).optional().describe('As options.documents'),
+    delimiter: oneCharacter.optional().describe('As options.delimiter'),
+    quote: oneCharacter.optional().describe('As options.quote'),
+    header: flag.optional().describe('As options.header: "true" or "false"'),
+    types: z.enum(CSV_TYPES).optional().describe('As options.types'),
+    nested: z.enum(CSV_NESTED).optional().describe('As options.nested'),
+  })
+  .transform(({ from, to, ...options }) => ({ from, to, options }))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../src/errors.ts'
 import { convertBytes, convertData, defaultBounds, MAX_DEPTH } from '../../../src/ops/data/convert.ts'
+import { convertQuery } from '../../../src/ops/data/schema.ts'
 import type { ConvertInput, DataFormat } from '../../../src/ops/data/types.ts'
 
 const BOUNDS = defaultBounds(0)
@@ -356,5 +357,20 @@ describe('data/convert: bounds', () => {
       convertData({ input: wide, from: 'yaml', to: 'json' }, { ...small, maxOutputBytes: 8 * 1024 * 1024 })
         .bytes,
     ).toBeGreaterThan(101 * 65536)
+  })
+})
+
+describe('data/convert: the raw-body query', () => {
+  it('reads the formats and options from the query string as the body names them', () => {
+    expect(
+      convertQuery.parse({ from: 'csv', to: 'json', delimiter: ';', header: 'false', indent: '0' }),
+    ).toEqual({
+      from: 'csv',
+      to: 'json',
+      options: { delimiter: ';', header: false, indent: 0 },
+    })
+    expect(convertQuery.safeParse({ from: 'csv', to: 'json', indent: '9' }).success).toBe(false)
+    expect(convertQuery.safeParse({ from: 'csv', to: 'json', delimter: ';' }).success).toBe(false)
+    expect(convertQuery.safeParse({ from: 'xml', to: 'json' }).success).toBe(false)
   })
 })

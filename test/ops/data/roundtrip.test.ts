@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, it } from 'vitest'
 import { convertData, defaultBounds, MAX_DEPTH } from '../../../src/ops/data/convert.ts'
 import { readJson } from '../../../src/ops/data/json/read.ts'
 import type { ConvertOptions, DataFormat } from '../../../src/ops/data/types.ts'
@@ -81,19 +81,17 @@ describe('data/convert round trips (property)', () => {
       text.map((s) => JSON.stringify(s)),
       fc.constantFrom('true', 'false', 'null'),
     )
-    const rows = fc
-      .uniqueArray(key, { minLength: 2, maxLength: 4 })
-      .chain((names) =>
-        fc
-          .array(fc.array(cell, { minLength: names.length, maxLength: names.length }), {
-            minLength: 1,
-            maxLength: 4,
-          })
-          .map(
-            (table) =>
-              `[${table.map((row) => `{${names.map((n, i) => `${JSON.stringify(n)}:${row[i]}`).join(',')}}`).join(',')}]`,
-          ),
-      )
+    const rows = fc.uniqueArray(key, { minLength: 2, maxLength: 4 }).chain((names) =>
+      fc
+        .array(fc.array(cell, { minLength: names.length, maxLength: names.length }), {
+          minLength: 1,
+          maxLength: 4,
+        })
+        .map(
+          (table) =>
+            `[${table.map((row) => `{${names.map((n, i) => `${JSON.stringify(n)}:${row[i]}`).join(',')}}`).join(',')}]`,
+        ),
+    )
     fc.assert(fc.property(rows, (json) => roundTrip(json, 'csv', { types: 'infer' })))
   })
 })
