@@ -71,13 +71,15 @@ export const convertResult = z.object({
 })
 
 // The raw-body form (POST /v1/data/convert?from=yaml&to=json with the document as the body): the formats
-// and the options from the query string, as the JSON body would name them.
+// and the options from the query string, as the JSON body would name them. The route validates its query
+// for a JSON body too, which ignores it, so from and to are optional here and required by the stream
+// (stream.ts).
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true')
 
 export const convertQuery = z
   .strictObject({
-    from: format('of the body'),
-    to: format('to write'),
+    from: format('of a raw body (required with one)').optional(),
+    to: format('to write (required with a raw body)').optional(),
     indent: z
       .union([
         z.literal('\t'),
