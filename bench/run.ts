@@ -1,4 +1,5 @@
 import { compression } from './compression.ts'
+import { dataConvertScenario } from './data-convert.ts'
 import { diffMemoryScenario } from './diff-memory.ts'
 import { dispatch } from './dispatch.ts'
 import { isolation, isolationStream } from './isolation.ts'
@@ -28,6 +29,7 @@ const SCENARIOS: Scenario[] = [
   jsonDiffLargeScenario,
   jsonFormatScenario,
   jsonFormatInputScenario,
+  dataConvertScenario,
   streamScenario,
   compression,
   tracingCost,
