@@ -8,6 +8,13 @@ function fill(unit: string, bytes: number): string {
   return unit.repeat(Math.max(1, Math.floor(bytes / unit.length)))
 }
 
+// The worst per byte that may run inline (cost.ts: YAML past 256 characters is heavy): CSV of
+// one-character fields, as JSON.
+export function tinyCsvFields(bytes: number): ConvertInput {
+  const row = '1,2,3,4,5,6,7,8\r\n'
+  return { input: `a,b,c,d,e,f,g,h\r\n${fill(row, bytes - row.length)}`, from: 'csv', to: 'json' }
+}
+
 // The YAML parser's worst per byte: a flow sequence of one-digit items, as JSON.
 export function tinyFlowItems(bytes: number): ConvertInput {
   return { input: `[${fill('1,', bytes - 2)}1]`, from: 'yaml', to: 'json' }
