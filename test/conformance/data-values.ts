@@ -1,4 +1,4 @@
-import { DataDate, DataNumber, type DataValue, SpecialFloat } from '../../src/ops/data/value.ts'
+import { DataDate, DataNumber, type DataValue, SpecialFloat } from '../../src/ops/data/model/value.ts'
 import { decimalKey } from '../../src/ops/json/number.ts'
 
 // Helpers of the data/convert conformance suites: value equality as the suites define it, and toml-test's

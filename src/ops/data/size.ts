@@ -1,6 +1,6 @@
-import { outputTooLarge, tooDeep } from './errors.ts'
+import { outputTooLarge, tooDeep } from './model/errors.ts'
+import { DataDate, DataNumber, type DataValue, SpecialFloat } from './model/value.ts'
 import type { ConvertBounds } from './types.ts'
-import { DataDate, DataNumber, type DataValue, SpecialFloat } from './value.ts'
 
 // What a document will cost once its shared containers (YAML aliases) are expanded, computed without
 // expanding them: each shared container is weighed once and its weight reused wherever it appears, so a

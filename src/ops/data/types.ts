@@ -1,7 +1,8 @@
 // data/convert's plain types and constant lists, for the op and its route alike.
 
-export const DATA_FORMATS = ['json', 'yaml', 'toml', 'csv'] as const
-export type DataFormat = (typeof DATA_FORMATS)[number]
+import type { DataFormat } from './model/formats.ts'
+
+export { DATA_FORMATS, type DataFormat } from './model/formats.ts'
 
 export const YAML_DOCUMENTS = ['single', 'stream'] as const
 export const CSV_TYPES = ['strings', 'infer'] as const

@@ -4,8 +4,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { convertData, defaultBounds, MAX_DEPTH } from '../../../src/ops/data/convert.ts'
 import { readJson } from '../../../src/ops/data/json/read.ts'
+import { DataNumber, type DataValue } from '../../../src/ops/data/model/value.ts'
 import type { DataFormat } from '../../../src/ops/data/types.ts'
-import { DataNumber, type DataValue } from '../../../src/ops/data/value.ts'
 import { readYaml } from '../../../src/ops/data/yaml/read.ts'
 
 // data/convert against an independent implementation: Python's PyYAML (YAML 1.1), tomllib (TOML 1.0, 3.11's

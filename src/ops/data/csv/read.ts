@@ -1,5 +1,5 @@
-import { duplicateKey, invalidInput } from '../errors.ts'
-import { type DataMap, type DataValue, numberFromJsonText } from '../value.ts'
+import { duplicateKey, invalidInput } from '../model/errors.ts'
+import { type DataMap, type DataValue, numberFromJsonText } from '../model/value.ts'
 import { type CsvDialect, inferable } from './dialect.ts'
 
 // CSV (RFC 4180) to the value model: with a header row, an array of objects keyed by its names (a name

@@ -1,6 +1,6 @@
-import { duplicateKey, unrepresentable } from '../errors.ts'
-import { Output } from '../output.ts'
-import { DataDate, type DataMap, DataNumber, type DataValue, SpecialFloat } from '../value.ts'
+import { duplicateKey, unrepresentable } from '../model/errors.ts'
+import { Output } from '../model/output.ts'
+import { DataDate, type DataMap, DataNumber, type DataValue, SpecialFloat } from '../model/value.ts'
 import { type CsvDialect, inferable } from './dialect.ts'
 
 // The value model to CSV (RFC 4180: CRLF after every record, a field quoted when it holds the delimiter,

@@ -1,8 +1,8 @@
 import { isAppError } from '../../../errors.ts'
 import { jsonParseErrorOffset } from '../../../lib/json-error.ts'
 import { formatJson } from '../../json/format/format.ts'
-import { duplicateKey, invalidInput, tooDeep } from '../errors.ts'
-import { type DataMap, type DataValue, numberFromJsonText } from '../value.ts'
+import { duplicateKey, invalidInput, tooDeep } from '../model/errors.ts'
+import { type DataMap, type DataValue, numberFromJsonText } from '../model/value.ts'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c

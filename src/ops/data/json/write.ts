@@ -1,6 +1,6 @@
-import { unrepresentable } from '../errors.ts'
-import { Output } from '../output.ts'
-import { DataDate, DataNumber, type DataValue, SpecialFloat } from '../value.ts'
+import { unrepresentable } from '../model/errors.ts'
+import { Output } from '../model/output.ts'
+import { DataDate, DataNumber, type DataValue, SpecialFloat } from '../model/value.ts'
 
 // The value model to JSON text (RFC 8259): numbers as their exact text, dates as their RFC 3339 strings,
 // key order kept; infinities and NaN have no JSON form and are refused. `indent` 0 writes one line.

@@ -1,5 +1,5 @@
-import { duplicateKey, invalidInput, tooDeep } from '../errors.ts'
-import type { DataMap, DataValue } from '../value.ts'
+import { duplicateKey, invalidInput, tooDeep } from '../model/errors.ts'
+import type { DataMap, DataValue } from '../model/value.ts'
 import { matchDate, matchNumber } from './scalars.ts'
 
 // TOML 1.0.0 to the value model: our own parser, because neither npm parser measured does TOML 1.0 exactly

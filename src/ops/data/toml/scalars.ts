@@ -1,4 +1,4 @@
-import { DataDate, type DataNumber, numberFromJsonText, SpecialFloat } from '../value.ts'
+import { DataDate, type DataNumber, numberFromJsonText, SpecialFloat } from '../model/value.ts'
 
 // TOML 1.0 numbers and dates (spec "Integer", "Float", "Offset Date-Time" … "Local Time") from their text,
 // matched at a position of the document: the longest token that is one, or undefined. Exact: an integer

@@ -1,5 +1,5 @@
-import { unrepresentable } from '../errors.ts'
-import { Output } from '../output.ts'
+import { unrepresentable } from '../model/errors.ts'
+import { Output } from '../model/output.ts'
 import {
   DataDate,
   type DataMap,
@@ -8,7 +8,7 @@ import {
   isInteger,
   numberText,
   SpecialFloat,
-} from '../value.ts'
+} from '../model/value.ts'
 
 // The value model to TOML 1.0. The root must be a table; TOML has no null; its integers are 64-bit ("if an
 // integer cannot be represented losslessly, an error must be thrown") and its floats binary64, so an

@@ -1,4 +1,4 @@
-import { type DataNumber, numberFromJsonText, SpecialFloat } from '../value.ts'
+import { type DataNumber, numberFromJsonText, SpecialFloat } from '../model/value.ts'
 
 // YAML 1.2 core schema numbers (spec 10.3.2) from their source text to the value model, exactly: the
 // text is kept where it is already JSON's syntax and rewritten into it where not (+12 → 12, 0o17 → 15,

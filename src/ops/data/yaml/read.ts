@@ -12,8 +12,8 @@ import {
   type Scalar,
   type YAMLError,
 } from 'yaml'
-import { duplicateKey, invalidInput, tooDeep, unrepresentable } from '../errors.ts'
-import type { DataMap, DataValue } from '../value.ts'
+import { duplicateKey, invalidInput, tooDeep, unrepresentable } from '../model/errors.ts'
+import type { DataMap, DataValue } from '../model/value.ts'
 import { yamlNumber } from './numbers.ts'
 
 // YAML 1.2 (core schema) to the value model, with the `yaml` package's parser and composer and our own

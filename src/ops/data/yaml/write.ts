@@ -1,7 +1,7 @@
 import { Document, type Node, Pair, Scalar, type ScalarTag, type Tags, YAMLMap, YAMLSeq } from 'yaml'
 import { loneSurrogateAt } from '../../encoding.ts'
-import { outputTooLarge, unrepresentable } from '../errors.ts'
-import { DataDate, DataNumber, type DataValue, isInteger, numberText, SpecialFloat } from '../value.ts'
+import { outputTooLarge, unrepresentable } from '../model/errors.ts'
+import { DataDate, DataNumber, type DataValue, isInteger, numberText, SpecialFloat } from '../model/value.ts'
 
 // The value model to YAML 1.2 with the `yaml` package's writer, in block style. Everything written is
 // read back the same by a YAML 1.2 (core schema) reader and by a YAML 1.1 one (PyYAML, the Norway

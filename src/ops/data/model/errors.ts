@@ -1,6 +1,6 @@
-import { AppError } from '../../errors.ts'
-import { locate } from '../../lib/json-error.ts'
-import type { DataFormat } from './types.ts'
+import { AppError } from '../../../errors.ts'
+import { locate } from '../../../lib/json-error.ts'
+import type { DataFormat } from './formats.ts'
 
 // The errors of data/convert, one maker each, so that every refusal of a kind has one shape.
 
