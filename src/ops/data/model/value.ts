@@ -68,7 +68,3 @@ export function isInteger(value: number | DataNumber): boolean {
 export function numberText(value: number | DataNumber): string {
   return typeof value === 'number' ? String(value) : value.text
 }
-
-export function isContainer(value: DataValue): value is DataValue[] | DataMap {
-  return value instanceof Map || Array.isArray(value)
-}
