@@ -1,4 +1,5 @@
 import { compression } from './compression.ts'
+import { dataConvertScenario } from './data-convert.ts'
 import { diffMemoryScenario } from './diff-memory.ts'
 import { dispatch } from './dispatch.ts'
 import { isolation, isolationStream } from './isolation.ts'
@@ -31,6 +32,7 @@ const SCENARIOS: Scenario[] = [
   jsonFormatInputScenario,
   jsonValidateScenario,
   jsonQueryScenario,
+  dataConvertScenario,
   streamScenario,
   compression,
   tracingCost,

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto'
 import { inlineUpTo } from '../src/exec/costs.ts'
 import { DEFAULT_PLANS, type PlanName } from '../src/limits/plans.ts'
 import { CATALOG, type Catalog } from '../src/ops/catalog.ts'
+import { aliasBomb, deepFlow, hugeTable, longCsvField, scalarAliases } from '../src/ops/data/worst.ts'
 import { HELD_ANSWER_LIMIT } from '../src/ops/stream-step.ts'
 import { markRuns, nestedArrays, worstRequest } from './stall-inputs.ts'
 
@@ -102,6 +103,12 @@ export function craftedCases(plan: PlanName): StallCase[] {
       token: rs256Token(),
       jwks: { keys: Array.from({ length: 4 }, () => rsaJwk()) },
     }),
+    // data/convert (issue 39): aliases weighed before they expand, flow nesting refused as it is lexed
+    json('convert YAML billion laughs', '/v1/data/convert', aliasBomb(10)),
+    json('convert YAML 200 KiB string aliased past the cap', '/v1/data/convert', scalarAliases(200 * 1024)),
+    json('convert YAML 100 Ki levels of flow nesting', '/v1/data/convert', deepFlow(200 * 1024)),
+    json('convert CSV field of 200 KiB of quotes', '/v1/data/convert', longCsvField(200 * 1024)),
+    json('convert 200 KiB TOML table to YAML', '/v1/data/convert', hugeTable(200 * 1024)),
   ]
 }
 

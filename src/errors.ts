@@ -76,6 +76,23 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The JSONPath query is not valid.',
   },
+  ERR_INVALID_YAML: { status: 400, type: 'invalid_request', message: 'The input is not valid YAML 1.2.' },
+  ERR_INVALID_TOML: { status: 400, type: 'invalid_request', message: 'The input is not valid TOML 1.0.' },
+  ERR_INVALID_CSV: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The input is not valid CSV (RFC 4180).',
+  },
+  ERR_DUPLICATE_KEY: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'A mapping in the input has the same key twice.',
+  },
+  ERR_UNREPRESENTABLE: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The input holds a value the target format cannot represent.',
+  },
   ERR_NOT_FOUND: { status: 404, type: 'invalid_request', message: 'No such resource.' },
   ERR_METHOD_NOT_ALLOWED: {
     status: 405,

@@ -19,6 +19,8 @@ const HEAVIEST: Record<string, { status: number; code?: string; reason?: string 
   'normalize NFC, 20,000 marks': budget('non_starter_run'),
   'diff reversed, just under 16 KiB': { status: 200 },
   'JWKS 100 RSA keys, huge e, no kid': { status: 400, code: 'ERR_INVALID_KEY_MATERIAL' },
+  'convert YAML billion laughs': budget('output_size'),
+  'convert YAML 100 Ki levels of flow nesting': budget('depth'),
 }
 
 let t: TestApp

@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url))
-const SUITES = ['json-test-suite', 'wpt-url', 'json-patch', 'json-schema', 'jsonpath']
+const SUITES = [
+  'json-test-suite',
+  'wpt-url',
+  'json-patch',
+  'json-schema',
+  'jsonpath',
+  'yaml-test-suite',
+  'toml-test',
+]
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -36,9 +44,16 @@ describe('vendored conformance suites', () => {
         'json-patch/LICENSE',
         'json-schema/LICENSE',
         'jsonpath/LICENSE',
+        'yaml-test-suite/License',
+        'toml-test/LICENSE',
       ]),
     )
     expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)
+    // toml-test: its TOML 1.0.0 list and exactly the files it names
+    const listed10 = readFileSync(join(ROOT, 'toml-test/tests/files-toml-1.0.0'), 'utf8').trim().split('\n')
+    expect(present.filter((p) => p.startsWith('toml-test/tests/')).sort()).toEqual(
+      ['toml-test/tests/files-toml-1.0.0', ...listed10.map((f) => `toml-test/tests/${f}`)].sort(),
+    )
   })
 
   it('every file has the bytes it was vendored with', () => {

@@ -8,6 +8,7 @@ const BODIES: Record<string, unknown> = {
   '/v1/base64/encode': { input: 'abc' },
   '/v1/base64/decode': { input: 'YWJj' },
   '/v1/json/format': { input: '{"a":1}' },
+  '/v1/data/convert': { input: 'a: 1', from: 'yaml', to: 'json' },
 }
 
 interface Operation {
