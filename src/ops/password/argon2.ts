@@ -93,14 +93,12 @@ export interface StoredArgon2 {
 // key this service does not have).
 export function parseArgon2(phc: PhcString): StoredArgon2 {
   const variant = phc.id as Argon2Variant
-  if (phc.version === undefined || phc.version === '16') {
-    throw unsupported(variant, 'Argon2 version 16 (0x10) hashes are not supported; version 19 (0x13) is', {
-      version: 16,
-    })
-  }
-  if (phc.version !== '19') throw malformed('the Argon2 version is 16 or 19', { field: 'v' })
   const names = phc.params.map(([name]) => name)
-  if (names.length > 3 && names.slice(3).every((n) => n === 'keyid' || n === 'data')) {
+  if (
+    names.length > 3 &&
+    names.slice(0, 3).join() === 'm,t,p' &&
+    names.slice(3).every((n) => n === 'keyid' || n === 'data')
+  ) {
     throw unsupported(variant, 'Argon2 hashes with a keyid or associated data are not supported', {
       parameters: names.slice(3),
     })
@@ -116,5 +114,12 @@ export function parseArgon2(phc: PhcString): StoredArgon2 {
   if (params.memory_kib < 8 * params.parallelism) throw malformed('m is at least 8·p', { field: 'm' })
   const salt = saltBytes(phc.salt, ARGON2_MIN_SALT_BYTES)
   const hash = hashBytes(phc.hash)
+  // the version last, as libargon2 decodes: a string that is malformed anyway is reported as malformed
+  if (phc.version === undefined || phc.version === '16') {
+    throw unsupported(variant, 'Argon2 version 16 (0x10) hashes are not supported; version 19 (0x13) is', {
+      version: 16,
+    })
+  }
+  if (phc.version !== '19') throw malformed('the Argon2 version is 16 or 19', { field: 'v' })
   return { variant, params, salt, hash }
 }

@@ -15,16 +15,24 @@ export type BcryptVersion = (typeof BCRYPT_VERSIONS)[number]
 export const BCRYPT_MIN_COST = 4
 export const BCRYPT_MAX_COST = 31
 
-// bcrypt keys Blowfish with at most 72 bytes and, in every C implementation, stops at the first NUL: a
-// longer password, or one with a NUL, would be hashed as a shorter one. Both are refused, never cut.
-export function checkBcryptPassword(password: Uint8Array): void {
+// bcrypt keys Blowfish with at most 72 bytes: a longer password would be hashed as its first 72, so it
+// is refused, never cut, when hashing and when verifying alike.
+export function checkBcryptLength(password: Uint8Array): void {
   if (password.length > BCRYPT_MAX_PASSWORD_BYTES) {
     throw new AppError(
       'ERR_PASSWORD_TOO_LONG',
-      `bcrypt takes passwords of at most ${BCRYPT_MAX_PASSWORD_BYTES} bytes (UTF-8); a longer one is refused, never truncated.`,
+      `bcrypt takes passwords of at most ${BCRYPT_MAX_PASSWORD_BYTES} bytes; a longer one is refused, never truncated.`,
       { algorithm: 'bcrypt', max_bytes: BCRYPT_MAX_PASSWORD_BYTES },
     )
   }
+}
+
+// OpenBSD's bcrypt and every C implementation after it (crypt_blowfish, PHP, pyca/bcrypt before 4.0) read
+// the key as a C string and stop at its first NUL; a hash made here over the bytes after one would not
+// verify there. So a new hash refuses it; a verification computes over every byte, as pyca/bcrypt and
+// bcryptjs do (which is how a stored hash of such a password can have been made).
+export function checkBcryptNewPassword(password: Uint8Array): void {
+  checkBcryptLength(password)
   if (password.includes(0)) {
     throw new AppError(
       'ERR_INVALID_PASSWORD',

@@ -2,7 +2,7 @@
 // and the default policy's parameters for whatever the request leaves out.
 import { randomBytes } from 'node:crypto'
 import { argon2Caps, argon2Derive, argon2MemoryBytes, formatArgon2 } from './argon2.ts'
-import { bcryptCaps, bcryptHash, checkBcryptPassword } from './bcrypt.ts'
+import { bcryptCaps, bcryptHash, checkBcryptNewPassword } from './bcrypt.ts'
 import { passwordBytes } from './password-bytes.ts'
 import { formatPbkdf2, PBKDF2_DIGESTS, pbkdf2Caps, pbkdf2Derive } from './pbkdf2.ts'
 import { ARGON2_DEFAULTS, BCRYPT_DEFAULTS, HASH_BYTES, PBKDF2_DEFAULTS, SCRYPT_DEFAULTS } from './policy.ts'
@@ -89,7 +89,7 @@ export function hashPassword(body: PasswordHashBody, caps: PasswordCaps): Passwo
     }
     case 'bcrypt':
       bcryptCaps(run.params, caps)
-      checkBcryptPassword(password)
+      checkBcryptNewPassword(password)
       return { hash: bcryptHash(password, salt, run.params.cost, '2b'), ...run }
     case 'pbkdf2-sha256':
     case 'pbkdf2-sha512': {

@@ -3,7 +3,7 @@
 // ERR_INVALID_HASH or ERR_UNSUPPORTED_ALGORITHM, never in an exception of the libraries below.
 import { argon2Caps, argon2Derive, argon2MemoryBytes, parseArgon2 } from './argon2.ts'
 import { bcrypt64Decode } from './b64.ts'
-import { bcryptCaps, bcryptHash, checkBcryptPassword, parseBcrypt } from './bcrypt.ts'
+import { bcryptCaps, bcryptHash, checkBcryptLength, parseBcrypt } from './bcrypt.ts'
 import {
   isPasslibPbkdf2,
   PBKDF2_DIGESTS,
@@ -102,7 +102,7 @@ function readBcrypt(text: string): StoredHash {
     saltBytes: salt.length,
     expected: hash,
     checkCaps: (caps) => bcryptCaps(params, caps),
-    checkPassword: checkBcryptPassword,
+    checkPassword: checkBcryptLength,
     // the library writes the whole string; its last 31 characters are the hash
     derive: (password) => bcrypt64Decode(bcryptHash(password, salt, params.cost, version).slice(-31))!,
     // Blowfish's state: 4 KiB of S-boxes and the P-array
