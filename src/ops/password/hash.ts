@@ -64,15 +64,38 @@ export function hashMemoryBytes(body: Pick<PasswordHashBody, 'algorithm' | 'para
   return 0
 }
 
+type Run = ReturnType<typeof resolveParams>
+
+// 422 ERR_PLAN_CAP when the run asks for more than the plan allows; before any hashing.
+export function checkHashCaps(run: Run, caps: PasswordCaps): void {
+  switch (run.algorithm) {
+    case 'argon2id':
+    case 'argon2i':
+    case 'argon2d':
+      argon2Caps(run.params, caps)
+      break
+    case 'scrypt':
+      scryptCaps(run.params, caps)
+      break
+    case 'bcrypt':
+      bcryptCaps(run.params, caps)
+      break
+    case 'pbkdf2-sha256':
+    case 'pbkdf2-sha512':
+      pbkdf2Caps(run.params, caps)
+      break
+  }
+}
+
 export function hashPassword(body: PasswordHashBody, caps: PasswordCaps): PasswordHashResult {
   const password = passwordBytes(body.password, body.password_encoding)
   const run = resolveParams(body)
+  checkHashCaps(run, caps)
   const salt = randomBytes(SALT_BYTES)
   switch (run.algorithm) {
     case 'argon2id':
     case 'argon2i':
     case 'argon2d': {
-      argon2Caps(run.params, caps)
       const hash = argon2Derive({
         variant: run.algorithm,
         password,
@@ -83,17 +106,14 @@ export function hashPassword(body: PasswordHashBody, caps: PasswordCaps): Passwo
       return { hash: formatArgon2(run.algorithm, run.params, salt, hash), ...run }
     }
     case 'scrypt': {
-      scryptCaps(run.params, caps)
       const hash = scryptDerive(password, salt, run.params, HASH_BYTES)
       return { hash: formatScrypt(run.params, salt, hash), ...run }
     }
     case 'bcrypt':
-      bcryptCaps(run.params, caps)
       checkBcryptNewPassword(password)
       return { hash: bcryptHash(password, salt, run.params.cost, '2b'), ...run }
     case 'pbkdf2-sha256':
     case 'pbkdf2-sha512': {
-      pbkdf2Caps(run.params, caps)
       const { digest, bytes } = PBKDF2_DIGESTS[run.algorithm]
       const hash = pbkdf2Derive(digest, password, salt, run.params.iterations, bytes)
       return { hash: formatPbkdf2(run.algorithm, run.params, salt, hash), ...run }

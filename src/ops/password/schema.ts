@@ -61,9 +61,9 @@ const hashParams = z
       .number()
       .int()
       .min(1)
-      .max(255)
+      .max(2 ** 30 - 1)
       .optional()
-      .describe(`argon2: lanes (p), default ${a.parallelism}; scrypt: p, default ${s.parallelism}`),
+      .describe(`argon2: lanes (p), 1 to 255, default ${a.parallelism}; scrypt: p, default ${s.parallelism}`),
     log2_n: z
       .number()
       .int()
@@ -122,6 +122,14 @@ export const passwordHashBody = z
     }
     if (body.algorithm.startsWith('argon2')) {
       const p = given.parallelism ?? 1
+      // the PHC string format's bound (three digits), so every string written here is one it defines
+      if (p > 255) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['params', 'parallelism'],
+          message: 'argon2 takes 1 to 255 lanes.',
+        })
+      }
       if (given.memory_kib !== undefined && given.memory_kib < 8 * p) {
         ctx.addIssue({
           code: 'custom',
