@@ -18,7 +18,7 @@ export const PASSWORD_CAPS: Record<
     business: 1_048_576,
     describe: 'Most memory one argon2 hash may use (m, in KiB)',
   },
-  argon2_iterations: { free: 6, pro: 12, business: 14, describe: 'Most passes one argon2 hash may make (t)' },
+  argon2_iterations: { free: 6, pro: 12, business: 12, describe: 'Most passes one argon2 hash may make (t)' },
   argon2_parallelism: {
     free: 4,
     pro: 8,
