@@ -65,17 +65,17 @@ const PLANS = ['free', 'pro', 'business'] as const
 // Each plan's most expensive request per algorithm family: every cap at its maximum at once.
 function worstCases(plan: (typeof PLANS)[number]): Case[] {
   const c = Object.fromEntries(Object.entries(PASSWORD_CAPS).map(([k, v]) => [k, v[plan]])) as PasswordCaps
-  const scryptLogN = Math.log2(c.scrypt_n_r / 8)
-  const scryptP = c.scrypt_n_r_p / c.scrypt_n_r
+  const scryptLogN = Math.log2(c.password_scrypt_n_r / 8)
+  const scryptP = c.password_scrypt_n_r_p / c.password_scrypt_n_r
   return [
     {
-      label: `${plan}: argon2id m=${c.argon2_memory_kib} t=${c.argon2_iterations} p=${c.argon2_parallelism}`,
+      label: `${plan}: argon2id m=${c.password_argon2_memory_kib} t=${c.password_argon2_iterations} p=${c.password_argon2_parallelism}`,
       body: {
         algorithm: 'argon2id',
         params: {
-          memory_kib: c.argon2_memory_kib,
-          iterations: c.argon2_iterations,
-          parallelism: c.argon2_parallelism,
+          memory_kib: c.password_argon2_memory_kib,
+          iterations: c.password_argon2_iterations,
+          parallelism: c.password_argon2_parallelism,
         },
       },
     },
@@ -84,12 +84,12 @@ function worstCases(plan: (typeof PLANS)[number]): Case[] {
       body: { algorithm: 'scrypt', params: { log2_n: scryptLogN, parallelism: scryptP } },
     },
     {
-      label: `${plan}: bcrypt cost ${c.bcrypt_cost}`,
-      body: { algorithm: 'bcrypt', params: { cost: c.bcrypt_cost } },
+      label: `${plan}: bcrypt cost ${c.password_bcrypt_cost}`,
+      body: { algorithm: 'bcrypt', params: { cost: c.password_bcrypt_cost } },
     },
     {
-      label: `${plan}: pbkdf2-sha256 ${c.pbkdf2_iterations} iterations`,
-      body: { algorithm: 'pbkdf2-sha256', params: { iterations: c.pbkdf2_iterations } },
+      label: `${plan}: pbkdf2-sha256 ${c.password_pbkdf2_iterations} iterations`,
+      body: { algorithm: 'pbkdf2-sha256', params: { iterations: c.password_pbkdf2_iterations } },
     },
   ]
 }
@@ -163,10 +163,10 @@ if (process.argv[2] === '--child') {
   const budget = { free: 1_000, pro: 10_000, business: 30_000 }
   for (const plan of PLANS) {
     const c = Object.fromEntries(Object.entries(PASSWORD_CAPS).map(([k, v]) => [k, v[plan]])) as PasswordCaps
-    const argon2 = argon2PerMiBPass * (c.argon2_memory_kib / 1024) * c.argon2_iterations
-    const scrypt = (scryptPerMiB * (128 * c.scrypt_n_r_p)) / 2 ** 20
-    const bcrypt = bcryptPerRound * 2 ** c.bcrypt_cost
-    const pbkdf2 = (pbkdf2PerMillion * c.pbkdf2_iterations) / 1e6
+    const argon2 = argon2PerMiBPass * (c.password_argon2_memory_kib / 1024) * c.password_argon2_iterations
+    const scrypt = (scryptPerMiB * (128 * c.password_scrypt_n_r_p)) / 2 ** 20
+    const bcrypt = bcryptPerRound * 2 ** c.password_bcrypt_cost
+    const pbkdf2 = (pbkdf2PerMillion * c.password_pbkdf2_iterations) / 1e6
     const cells = [argon2, scrypt, bcrypt, pbkdf2].map((ms) => ms.toFixed(0))
     console.log(`| ${plan} | ${cells.join(' | ')} | ${budget[plan]} |`)
   }

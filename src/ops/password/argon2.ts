@@ -49,9 +49,9 @@ export function argon2Derive(run: Argon2Run): Buffer {
 }
 
 export function argon2Caps(params: Argon2Params, caps: PasswordCaps): void {
-  checkCap(caps, 'argon2_memory_kib', params.memory_kib, 'argon2 memory (KiB)')
-  checkCap(caps, 'argon2_iterations', params.iterations, 'argon2 iterations')
-  checkCap(caps, 'argon2_parallelism', params.parallelism, 'argon2 parallelism')
+  checkCap(caps, 'password_argon2_memory_kib', params.memory_kib, 'argon2 memory (KiB)')
+  checkCap(caps, 'password_argon2_iterations', params.iterations, 'argon2 iterations')
+  checkCap(caps, 'password_argon2_parallelism', params.parallelism, 'argon2 parallelism')
 }
 
 // What one hash holds off the V8 heap while it runs: its memory matrix (the lanes' threads' stacks are
@@ -87,7 +87,7 @@ export interface StoredArgon2 {
   hash: Buffer
 }
 
-// libargon2's decoder (src/encoding.c, decode_string) reads "$v=" when present and takes its absence for
+// libargon2's decoder (its decode_string) reads "$v=" when present and takes its absence for
 // version 16; it reads m, t and p in that order and nothing else. The PHC spec's optional keyid and data
 // parameters are refused as unsupported (libargon2 and argon2-cffi refuse them too; a keyid names a secret
 // key this service does not have).

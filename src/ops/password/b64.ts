@@ -2,7 +2,7 @@
 // for anything its encoder would not have written (a foreign character, padding, whitespace, a length of
 // 1 mod 4, or non-zero trailing bits in the last group), so one set of bytes has exactly one spelling.
 
-// PHC string format "B64": RFC 4648 standard alphabet, no padding (phc-sf-spec.md, "B64").
+// PHC string format "B64": RFC 4648 standard alphabet, no padding (its specification's "B64").
 export function b64Encode(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64').replace(/=+$/, '')
 }

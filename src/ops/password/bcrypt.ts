@@ -43,7 +43,7 @@ export function checkBcryptNewPassword(password: Uint8Array): void {
 }
 
 export function bcryptCaps(params: BcryptParams, caps: PasswordCaps): void {
-  checkCap(caps, 'bcrypt_cost', params.cost, 'bcrypt cost')
+  checkCap(caps, 'password_bcrypt_cost', params.cost, 'bcrypt cost')
 }
 
 // The full string, $<version>$<cost>$<salt><hash>; the library encodes the salt it is given.

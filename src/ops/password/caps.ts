@@ -12,40 +12,45 @@ export const PASSWORD_CAPS: Record<
   PasswordCapName,
   { free: number; pro: number; business: number; describe: string }
 > = {
-  argon2_memory_kib: {
+  password_argon2_memory_kib: {
     free: 65_536,
     pro: 262_144,
     business: 1_048_576,
     describe: 'Most memory one argon2 hash may use (m, in KiB)',
   },
-  argon2_iterations: { free: 6, pro: 12, business: 12, describe: 'Most passes one argon2 hash may make (t)' },
-  argon2_parallelism: {
+  password_argon2_iterations: {
+    free: 6,
+    pro: 12,
+    business: 12,
+    describe: 'Most passes one argon2 hash may make (t)',
+  },
+  password_argon2_parallelism: {
     free: 4,
     pro: 8,
     business: 16,
     describe:
       'Most lanes one argon2 hash may have (p); each lane past the first may run on a thread of its own',
   },
-  scrypt_n_r: {
+  password_scrypt_n_r: {
     free: 2 ** 20,
     pro: 2 ** 22,
     business: 2 ** 23,
     describe: 'Largest N·r one scrypt hash may ask (its memory is 128·N·r bytes: 2^20 is 128 MiB)',
   },
-  scrypt_n_r_p: {
+  password_scrypt_n_r_p: {
     free: 2 ** 20,
     pro: 2 ** 23,
     business: 2 ** 25,
     describe:
       "Largest N·r·p one scrypt hash may ask (its time grows with it; OWASP's options are all at most 2^20)",
   },
-  bcrypt_cost: {
+  password_bcrypt_cost: {
     free: 12,
     pro: 14,
     business: 16,
     describe: 'Highest bcrypt cost (log2 of its rounds) one hash may ask',
   },
-  pbkdf2_iterations: {
+  password_pbkdf2_iterations: {
     free: 1_000_000,
     pro: 10_000_000,
     business: 25_000_000,

@@ -28,7 +28,7 @@ export function pbkdf2Derive(
 }
 
 export function pbkdf2Caps(params: Pbkdf2Params, caps: PasswordCaps): void {
-  checkCap(caps, 'pbkdf2_iterations', params.iterations, 'PBKDF2 iterations')
+  checkCap(caps, 'password_pbkdf2_iterations', params.iterations, 'PBKDF2 iterations')
 }
 
 export function formatPbkdf2(

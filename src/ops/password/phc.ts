@@ -1,4 +1,4 @@
-// The PHC string format (P-H-C/phc-string-format, phc-sf-spec.md):
+// The PHC string format (P-H-C/phc-string-format, its specification):
 //   $<id>[$v=<version>][$<param>=<value>(,<param>=<value>)*][$<salt>[$<hash>]]
 // read into its parts, and the errors every hash reader answers with. A hash is never echoed in an error:
 // details say what is wrong and where, by field name.
@@ -68,7 +68,7 @@ export function parsePhc(text: string): PhcString {
   return { id, version, params, salt, hash }
 }
 
-// A PHC decimal: "0" or digits without a leading zero, no sign (phc-sf-spec.md, "Decimal Encoding").
+// A PHC decimal: "0" or digits without a leading zero, no sign (the specification's "Decimal Encoding").
 export function decimal(value: string | undefined, field: string, max: number): number {
   if (value === undefined || !/^(0|[1-9][0-9]*)$/.test(value) || value.length > 16) {
     throw malformed(`${field} is a decimal integer without leading zeros`, { field })

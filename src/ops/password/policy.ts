@@ -1,5 +1,5 @@
 // The default policy: OWASP's Password Storage Cheat Sheet, as read on 2026-11-28 from OWASP/CheatSheetSeries
-// (cheatsheets/Password_Storage_Cheat_Sheet.md at commit 6b8819d; the file last changed on 2026-06-25,
+// (its Password Storage Cheat Sheet page at commit 6b8819d; the file last changed on 2026-06-25,
 // a6eb0c6, "Apply minor fixes to PBKDF2 recommendations"). docs/decisions.md ("Password hashing") quotes it.
 import type {
   Argon2Params,

@@ -26,8 +26,8 @@ export function scryptMemoryBytes(params: ScryptParams): number {
 // N·r bounds the memory (128·N·r bytes); N·r·p the time, which grows with each of the three.
 export function scryptCaps(params: ScryptParams, caps: PasswordCaps): void {
   const nr = 2 ** params.log2_n * params.block_size
-  checkCap(caps, 'scrypt_n_r', nr, 'scrypt N·r')
-  checkCap(caps, 'scrypt_n_r_p', nr * params.parallelism, 'scrypt N·r·p')
+  checkCap(caps, 'password_scrypt_n_r', nr, 'scrypt N·r')
+  checkCap(caps, 'password_scrypt_n_r_p', nr * params.parallelism, 'scrypt N·r·p')
 }
 
 export function scryptDerive(

@@ -32,13 +32,13 @@ export type PasswordParams = Argon2Params | ScryptParams | BcryptParams | Pbkdf2
 // parameters, so verify is capped by what the hash asks). scrypt is capped by N·r (its memory is 128·N·r
 // bytes) and by N·r·p (its time): OWASP's scrypt options trade N for p at about equal N·r·p.
 export const PASSWORD_CAP_NAMES = [
-  'argon2_memory_kib',
-  'argon2_iterations',
-  'argon2_parallelism',
-  'scrypt_n_r',
-  'scrypt_n_r_p',
-  'bcrypt_cost',
-  'pbkdf2_iterations',
+  'password_argon2_memory_kib',
+  'password_argon2_iterations',
+  'password_argon2_parallelism',
+  'password_scrypt_n_r',
+  'password_scrypt_n_r_p',
+  'password_bcrypt_cost',
+  'password_pbkdf2_iterations',
 ] as const
 export type PasswordCapName = (typeof PASSWORD_CAP_NAMES)[number]
 export type PasswordCaps = Record<PasswordCapName, number>

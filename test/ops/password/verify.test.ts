@@ -175,13 +175,13 @@ describe('a malformed hash is 400 ERR_INVALID_HASH, never a crash', () => {
   it('random edits of valid hashes end in an answer or one of three codes, never another error', () => {
     // small caps, so that an edit that asks for much work is refused rather than run
     const caps: PasswordCaps = {
-      argon2_memory_kib: 1024,
-      argon2_iterations: 4,
-      argon2_parallelism: 4,
-      scrypt_n_r: 2 ** 12,
-      scrypt_n_r_p: 2 ** 13,
-      bcrypt_cost: 6,
-      pbkdf2_iterations: 5000,
+      password_argon2_memory_kib: 1024,
+      password_argon2_iterations: 4,
+      password_argon2_parallelism: 4,
+      password_scrypt_n_r: 2 ** 12,
+      password_scrypt_n_r_p: 2 ** 13,
+      password_bcrypt_cost: 6,
+      password_pbkdf2_iterations: 5000,
     }
     const seeds = [
       argon2('m=64,t=1,p=1'),
@@ -249,16 +249,16 @@ describe('a hash this service does not compute is 400 ERR_UNSUPPORTED_ALGORITHM'
 describe('the plan caps what a stored hash asks', () => {
   it('at the cap it is verified, past it 422 ERR_PLAN_CAP', () => {
     expect(argon2('m=64,t=1,p=1')).toBe(VALID)
-    const caps: PasswordCaps = { ...NO_CAPS, argon2_memory_kib: 64, bcrypt_cost: 4 }
+    const caps: PasswordCaps = { ...NO_CAPS, password_argon2_memory_kib: 64, password_bcrypt_cost: 4 }
     expect(verify(PASSWORD, argon2('m=64,t=1,p=1'), caps).valid).toBe(true)
     expect(appError(() => verify(PASSWORD, argon2('m=65,t=1,p=1'), caps)).details).toEqual({
-      cap: 'argon2_memory_kib',
+      cap: 'password_argon2_memory_kib',
       max: 64,
       requested: 65,
     })
     const five = hash({ password: PASSWORD, algorithm: 'bcrypt', params: { cost: 5 } }).hash
     expect(appError(() => verify(PASSWORD, five, caps)).details).toEqual({
-      cap: 'bcrypt_cost',
+      cap: 'password_bcrypt_cost',
       max: 4,
       requested: 5,
     })
