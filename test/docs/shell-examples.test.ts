@@ -46,7 +46,7 @@ describe('shell examples of README.md and docs/ (lint)', () => {
   it('use only variables a reader has been given or an earlier step set', () => {
     const known = new Set([...GIVEN, ...Object.values(ID_VARIABLES)])
     const problems = blocks.flatMap((b) =>
-      [...b.source.replace(/^\s*#.*$/gm, '').matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)]
+      [...b.source.replace(/^\s*#.*$/gm, '').matchAll(/\$\{?([A-Z][A-Z0-9_]*)(?![A-Za-z0-9_])/g)]
         .map((m) => m[1]!)
         .filter((v) => !known.has(v) && !new RegExp(`(^|\\s|export\\s+)${v}=`, 'm').test(b.source))
         .map((v) => `${where(b)}: $${v} is set nowhere`),
