@@ -58,6 +58,16 @@ export const PASSWORD_CAPS: Record<
   },
 }
 
+// The most one hash may hold under these caps (charged when its body is parsed on the thread): argon2's m
+// KiB, or scrypt's 128·r·(N+2) + 128·r·p bytes, which N ≥ 2 bounds by 256·N·r + 128·N·r·p.
+export function passwordMemoryCap(caps: Readonly<Record<string, number>>): number {
+  const c = caps as PasswordCaps
+  return Math.max(
+    c.password_argon2_memory_kib * 1024,
+    256 * c.password_scrypt_n_r + 128 * c.password_scrypt_n_r_p,
+  )
+}
+
 export function capsOf(plan: 'free' | 'pro' | 'business'): PasswordCaps {
   return Object.fromEntries(
     Object.entries(PASSWORD_CAPS).map(([name, row]) => [name, row[plan]]),

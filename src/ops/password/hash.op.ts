@@ -1,6 +1,6 @@
 import { defineOp } from '../define.ts'
 import { fill } from '../worst-case.ts'
-import { PASSWORD_CAPS } from './caps.ts'
+import { PASSWORD_CAPS, passwordMemoryCap } from './caps.ts'
 import { hashMemoryBytes, hashPassword } from './hash.ts'
 import { passwordHashBody, passwordHashResult } from './schema.ts'
 import type { PasswordCaps } from './types.ts'
@@ -36,6 +36,7 @@ export default defineOp({
     // a hash costs milliseconds to seconds whatever the body's size: always the pool
     heavy: () => true,
     memoryBytes: hashMemoryBytes,
+    memoryCap: passwordMemoryCap,
   },
   worst: (bytes) => ({ password: fill('x', bytes - 64), params: { memory_kib: 8, iterations: 1 } }),
   warm: [

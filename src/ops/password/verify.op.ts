@@ -1,6 +1,6 @@
 import { defineOp } from '../define.ts'
 import { fill } from '../worst-case.ts'
-import { PASSWORD_CAPS } from './caps.ts'
+import { PASSWORD_CAPS, passwordMemoryCap } from './caps.ts'
 import { passwordVerifyBody, passwordVerifyResult } from './schema.ts'
 import type { PasswordCaps } from './types.ts'
 import { verifyMemoryBytes, verifyPassword } from './verify.ts'
@@ -36,6 +36,7 @@ export default defineOp({
     usPerKiB: 8,
     heavy: () => true,
     memoryBytes: verifyMemoryBytes,
+    memoryCap: passwordMemoryCap,
   },
   worst: (bytes) => ({
     password: fill('x', bytes - 128),

@@ -85,3 +85,29 @@ describe('/v1/password', () => {
     }
   })
 })
+
+describe('/v1/password admission by memory', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    // a free tier that holds 1 MiB of hashes at once, on two threads
+    t = await startTestApp({ env: { POOL_FREE_OFFHEAP_MB: '1', POOL_FREE_THREADS: '2' } })
+  })
+  afterAll(() => t.close())
+
+  it("runs hashes that fit the tier's budget one after another, and refuses one that never could with 503", async () => {
+    const free = await t.newWorkspace('free')
+    const post = (memory_kib: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/password/hash',
+        headers: { authorization: `Bearer ${free.key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ password: 'x', params: { memory_kib, iterations: 1 } }),
+      })
+    const both = await Promise.all([post(1024), post(1024)])
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200])
+    const tooBig = await post(1025)
+    expect(tooBig.statusCode).toBe(503)
+    expect(tooBig.json().error.code).toBe('ERR_OVERLOADED')
+    expect(tooBig.headers['retry-after']).toBeDefined()
+  })
+})
