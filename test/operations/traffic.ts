@@ -24,6 +24,11 @@ export const FAMILY_CALLS: Call[] = [
   { path: '/v1/cron/parse', json: { expression: '*/5 * * * *' } },
   { path: '/v1/id/uuid', json: { version: 7 } },
   { path: '/v1/id/nanoid', json: {} },
+  { path: '/v1/password/hash', json: { password: 'hello', params: { memory_kib: 64, iterations: 1 } } },
+  {
+    path: '/v1/password/verify',
+    json: { password: 'hello', hash: '$2b$04$/OK.fbVrR/bpIqNJ5ianF.CE5elHaaO4EbggVDjb8P19RukzXSM3e' },
+  },
 ]
 
 // Past json.patch's pool threshold (32 KiB) and under the free plan's 256 KiB body limit.

@@ -72,6 +72,29 @@ describe('/v1/password', () => {
     expect(second.json().data.hash).not.toBe(first.json().data.hash)
   })
 
+  it('counts verifications, and rates the keys that verify the most by their id (bounded labels)', async () => {
+    const other = await t.newWorkspace('pro')
+    const verify = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/password/verify',
+        headers: { authorization: `Bearer ${other.key}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          password,
+          hash: '$2b$04$/OK.fbVrR/bpIqNJ5ianF.CE5elHaaO4EbggVDjb8P19RukzXSM3e',
+        }),
+      })
+    for (let i = 0; i < 6; i++) await verify(`guess-${i}`)
+    await verify('x'.repeat(100))
+    const metrics = (await t.admin.inject({ method: 'GET', url: '/metrics' })).body
+    expect(metrics).toMatch(/anvil_password_verifications_total\{outcome="ok",plan="pro"\} 6/)
+    expect(metrics).toMatch(/anvil_password_verifications_total\{outcome="refused",plan="pro"\} 1/)
+    expect(metrics).toContain(`anvil_password_verify_key_rate{key_id="${other.keyId}",outcome="ok"} 0.1`)
+    expect(metrics).toContain(
+      `anvil_password_verify_key_rate{key_id="${other.keyId}",outcome="refused"} ${1 / 60}`,
+    )
+  })
+
   it('keeps the password out of the logs and the metrics, however a request ends', async () => {
     await t.post('/v1/password/hash', { password: SECRET, algorithm: 'bcrypt', params: { cost: 4 } })
     await t.post('/v1/password/hash', { password: `${SECRET}${'x'.repeat(80)}`, algorithm: 'bcrypt' })
