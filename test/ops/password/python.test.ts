@@ -102,6 +102,8 @@ function passwords(): Buffer[] {
     Buffer.from('correct horse battery staple'),
     Buffer.alloc(0),
     Buffer.alloc(4096, 0x61),
+    // ends in 0x01: its altered form must not end in a NUL (a case once found by chance)
+    Buffer.from([0x41, 0x01]),
     ...text,
     ...bytes,
   ]
