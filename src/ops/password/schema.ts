@@ -30,10 +30,6 @@ const PARAMS_OF = {
   'pbkdf2-sha512': ['iterations'],
 } as const satisfies Record<PasswordAlgorithm, readonly string[]>
 
-export function paramsOf(algorithm: PasswordAlgorithm): readonly string[] {
-  return PARAMS_OF[algorithm]
-}
-
 const a = ARGON2_DEFAULTS.argon2id
 const s = SCRYPT_DEFAULTS
 const owasp = `OWASP's Password Storage Cheat Sheet, taken ${POLICY_SOURCE.taken}`
