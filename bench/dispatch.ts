@@ -48,8 +48,8 @@ export const dispatch: Scenario = {
   async run() {
     const threads = 2
     const pools = createPools({
-      free: { threads, queue: 1024, memoryMb: 512 },
-      paid: { threads, queue: 1024, memoryMb: 512 },
+      free: { threads, queue: 1024, memoryMb: 512, offHeapMb: 256 },
+      paid: { threads, queue: 1024, memoryMb: 512, offHeapMb: 256 },
       dedicated: {},
       warm: true,
       admissionWaitMs: 0,

@@ -10,6 +10,7 @@ import { runInfo, writeReport } from './lib/report.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { type ScenarioOutcome, verdict } from './lib/verdict.ts'
 import { memoryScenario } from './memory.ts'
+import { passwordArgon2, passwordBcrypt, passwordIsolation } from './password.ts'
 import { rateLimitStacks } from './rate-limit-stacks.ts'
 import { redisDecision } from './redis-decision.ts'
 import { smallHash } from './small-hash.ts'
@@ -38,6 +39,9 @@ const SCENARIOS: Scenario[] = [
   tracingCost,
   diffMemoryScenario,
   memoryScenario,
+  passwordArgon2,
+  passwordBcrypt,
+  passwordIsolation,
   stall,
 ]
 

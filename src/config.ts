@@ -145,6 +145,9 @@ export const envSchema = z
     POOL_ADMISSION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     POOL_FREE_MEMORY_MB: positiveInt.default(512),
     POOL_PAID_MEMORY_MB: positiveInt.default(2048),
+    // admission by memory: the off-heap bytes the hashes running on a tier may hold at once (argon2, scrypt)
+    POOL_FREE_OFFHEAP_MB: positiveInt.default(512),
+    POOL_PAID_OFFHEAP_MB: positiveInt.default(2048),
     DEDICATED_POOLS: z
       .string()
       .regex(/^ws_[0-9A-Za-z]+:\d+(,ws_[0-9A-Za-z]+:\d+)*$/, 'must be ws_id:threads,ws_id:threads,...')
@@ -292,11 +295,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         threads: e.POOL_FREE_THREADS,
         queue: e.POOL_FREE_QUEUE ?? e.POOL_FREE_THREADS * 8,
         memoryMb: e.POOL_FREE_MEMORY_MB,
+        offHeapMb: e.POOL_FREE_OFFHEAP_MB,
       },
       paid: {
         threads: e.POOL_PAID_THREADS,
         queue: e.POOL_PAID_QUEUE ?? e.POOL_PAID_THREADS * 16,
         memoryMb: e.POOL_PAID_MEMORY_MB,
+        offHeapMb: e.POOL_PAID_OFFHEAP_MB,
       },
       dedicated: Object.fromEntries(
         (e.DEDICATED_POOLS?.split(',') ?? []).map((entry) => {

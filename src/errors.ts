@@ -93,6 +93,27 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The input holds a value the target format cannot represent.',
   },
+  ERR_INVALID_HASH: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The password hash is not in a format this service reads.',
+  },
+  ERR_PASSWORD_TOO_LONG: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The password is longer than the algorithm accepts; it is never truncated.',
+  },
+  ERR_INVALID_PASSWORD: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The password holds a byte the algorithm cannot take.',
+  },
+  // over a per-plan cap on the work one request may ask (password hashing: memory, iterations, cost)
+  ERR_PLAN_CAP: {
+    status: 422,
+    type: 'invalid_request',
+    message: "The request asks for more work than the plan's cap allows.",
+  },
   ERR_NOT_FOUND: { status: 404, type: 'invalid_request', message: 'No such resource.' },
   ERR_METHOD_NOT_ALLOWED: {
     status: 405,

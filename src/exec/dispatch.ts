@@ -66,6 +66,16 @@ function isPromise(value: unknown): value is Promise<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
+// What the task will hold outside the V8 heap (the pool admits it by that, memory-gate.ts): what its input
+// asks, or for a body parsed on the thread the most its caps allow (the whole budget when the op cannot
+// say, so it runs alone rather than unaccounted).
+function offHeapBytes(work: OpWork, input: unknown, caps: Readonly<Record<string, number>>): number {
+  const cost = work.op.cost
+  if (cost.memoryBytes === undefined) return 0
+  if (!work.raw) return cost.memoryBytes(input)
+  return cost.memoryCap ? cost.memoryCap(caps) : Number.POSITIVE_INFINITY
+}
+
 // Whether the answer is still to come (pool work, an asynchronous op) rather than there now.
 export function pending(answer: Answer | Promise<Dispatched>): answer is Promise<Dispatched> {
   return typeof answer !== 'string' && !(answer instanceof Uint8Array)
@@ -120,6 +130,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       budgetMs: ctx.limits.compute_budget_ms,
       reservation: ctx.execution.reservation,
       count: { metrics, op: op.name },
+      memoryBytes: offHeapBytes(work, input, task.caps),
     })
     if (outcome.ok) {
       const { reply, pool: where, waitMs, runMs } = outcome

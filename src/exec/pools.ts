@@ -2,6 +2,7 @@ import { stat } from 'node:fs'
 import { Piscina } from 'piscina'
 import type { ThreadData } from '../../workers/protocol.ts'
 import { PoolAdmission } from './admission.ts'
+import { MemoryGate } from './memory-gate.ts'
 import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
 
@@ -13,6 +14,8 @@ export interface PoolConfig {
   // tasks allowed to wait beyond the running ones; more get 503 ERR_OVERLOADED
   queue: number
   memoryMb: number
+  // what the tasks running on the pool may hold outside the V8 heap at once (memory-gate.ts)
+  offHeapMb: number
 }
 
 // The pools' settings (POOL_* and DEDICATED_POOLS, read by src/config.ts and handed down).
@@ -32,6 +35,8 @@ export interface NamedPool {
   piscina: Piscina
   // running + queued tasks the pool accepts, and the places held for large bodies still arriving
   admission: PoolAdmission
+  // admission by memory: the off-heap bytes of its running tasks stay within the pool's budget
+  memory: MemoryGate
   // when each of its tasks started running, shared with its threads (compute budgets count from there)
   starts: StartBoard
   // how far each of its tasks has got, as its operation reported (jobs' progress), same slots
@@ -112,6 +117,7 @@ function createPool(
     name,
     piscina,
     admission: new PoolAdmission(capacity, config.threads, busy),
+    memory: new MemoryGate(config.offHeapMb * 1024 * 1024),
     starts,
     progress,
     warm: () => !warm || Atomics.load(warmed, 0) >= config.threads,

@@ -46,6 +46,9 @@ export interface Submission extends Tenant {
   // a streamed body's meter (workers/stream-protocol.ts): its budget is the CPU time its thread meters
   meter?: Float64Array
   count?: Count
+  // what the task holds outside the V8 heap while it runs (argon2's and scrypt's memory): taken from the
+  // pool's memory budget before it runs, given back when it ends (memory-gate.ts)
+  memoryBytes?: number
 }
 
 type Replied<R> = Extract<R, { ok: true }>
@@ -114,8 +117,17 @@ export async function submit(
     return { ok: false, failure: { kind: 'overloaded' }, pool: pool.name }
   }
   if (!pool.admission.start(s.reservation ?? undefined, s.workspaceId)) return refused()
+  // admission by memory: wait (as long as a task may wait for a thread) for the off-heap memory it needs
+  // (an unknown amount, Infinity, is charged the whole budget: the task then runs alone)
+  const bytes = s.memoryBytes === Number.POSITIVE_INFINITY ? pool.memory.budget : (s.memoryBytes ?? 0)
+  const granted = pool.memory.acquire(s.workspaceId, bytes, Math.max(s.budgetMs, MIN_QUEUE_WAIT_MS))
+  if (granted !== true && !(await granted)) {
+    pool.admission.finish(s.workspaceId)
+    return refused()
+  }
   const slot = pool.starts.acquire()
   if (slot === undefined) {
+    pool.memory.release(s.workspaceId, bytes)
     pool.admission.finish(s.workspaceId)
     return refused()
   }
@@ -163,6 +175,7 @@ export async function submit(
     s.progress?.detach()
     if (turn) pool.admission.turns.release()
     pool.starts.release(slot)
+    pool.memory.release(s.workspaceId, bytes)
     pool.admission.finish(s.workspaceId)
   }
 }

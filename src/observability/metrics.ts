@@ -1,9 +1,10 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import { PLAN_NAMES } from '../limits/plans.ts'
 import type { RedisObserver } from '../store/redis/instrument.ts'
 import { registerBuildInfo } from './build-info.ts'
 import { registerEventLoopUtilization } from './event-loop.ts'
 import { createRedisMetrics } from './redis-metrics.ts'
+import { TopKeys } from './top-keys.ts'
 import { cross, zeroCounter } from './zero.ts'
 
 export interface Metrics {
@@ -15,6 +16,10 @@ export interface Metrics {
   keyCache: Counter<'result'>
   chargeRefunds: Counter
   answersCut: Counter<'route' | 'code'>
+  // password verifications by outcome (ok: answered; refused: any error), and the keys that verify the most
+  // (watched as a login endpoint is: one key trying many passwords stands out)
+  passwordVerifications: Counter<'outcome' | 'plan'>
+  verifyKeys: TopKeys
   // handed to the Redis store, which reports each command's latency and failures through it
   redis: RedisObserver
 }
@@ -30,6 +35,7 @@ export const AUTH_FAILURE_REASONS = [
   'throttled',
 ] as const
 export const LIMIT_REFUSAL_REASONS = ['rate', 'quota'] as const
+export const VERIFY_OUTCOMES = ['ok', 'refused'] as const
 
 // A process's registry with what every Anvil process reports (the gateway and the job worker both start
 // from it): prom-client's default metrics under their standard unprefixed names (process_*, nodejs_*) so
@@ -92,9 +98,34 @@ export function createMetrics(options: { commit?: string } = {}): Metrics {
       registers: [registry],
     }),
     redis: createRedisMetrics(registry),
+    passwordVerifications: new Counter({
+      name: 'anvil_password_verifications_total',
+      help: 'POST /v1/password/verify requests answered, by outcome (ok, refused) and plan',
+      labelNames: ['outcome', 'plan'],
+      registers: [registry],
+    }),
+    verifyKeys: new TopKeys({ outcomes: VERIFY_OUTCOMES }),
   }
+  const verifyKeys = metrics.verifyKeys
+  new Gauge({
+    name: 'anvil_password_verify_key_rate',
+    help:
+      'Password verifications per second over the last minute, for the 10 API keys (by id) that verify the most ' +
+      'and key_id="other" for the rest: a bounded set of label values at any scrape',
+    labelNames: ['key_id', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const { keyId, perSecond } of verifyKeys.rates()) {
+        VERIFY_OUTCOMES.forEach((outcome, i) => {
+          this.set({ key_id: keyId, outcome }, perSecond[i]!)
+        })
+      }
+    },
+  })
   zeroCounter(metrics.authFailures, cross({ reason: AUTH_FAILURE_REASONS }))
   zeroCounter(metrics.limitRefusals, cross({ reason: LIMIT_REFUSAL_REASONS, plan: PLAN_NAMES }))
   zeroCounter(metrics.keyCache, cross({ result: ['hit', 'miss'] }))
+  zeroCounter(metrics.passwordVerifications, cross({ outcome: VERIFY_OUTCOMES, plan: PLAN_NAMES }))
   return metrics
 }

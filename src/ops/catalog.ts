@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { AnyOp } from './define.ts'
+import type { AnyOp, OpCap } from './define.ts'
 
 // Every operation, found by its file: `src/ops/**/<name>.op.ts`, each exporting its descriptor as default
 // (src/ops/define.ts). Nothing lists them by hand, so adding an op is adding its file. The gateway, its pool
@@ -36,10 +36,11 @@ async function load(modules: readonly string[]): Promise<AnyOp[]> {
   })
 }
 
-// What no type can check across files: one op per name, route and operationId, one owner per cap.
+// What no type can check across files: one op per name, route and operationId, one declaration per cap.
 function checked(ops: readonly AnyOp[]): Map<string, AnyOp> {
   const byName = new Map<string, AnyOp>()
   const taken = new Map<string, string>()
+  const caps = new Map<string, OpCap>()
   const claim = (what: string, by: string) => {
     const other = taken.get(what)
     if (other !== undefined) throw new Error(`${what} is declared by both ${other} and ${by}`)
@@ -49,7 +50,14 @@ function checked(ops: readonly AnyOp[]): Map<string, AnyOp> {
     claim(`op name ${op.name}`, op.name)
     claim(`route POST ${op.http.path}`, op.name)
     claim(`operationId ${op.http.operationId}`, op.name)
-    for (const cap of Object.keys(op.caps ?? {})) claim(`cap ${cap}`, op.name)
+    // one declaration per cap; ops may share one by declaring the same object (password.hash and
+    // password.verify: a stored hash is capped as a new one is)
+    for (const [name, cap] of Object.entries(op.caps ?? {})) {
+      const declared = caps.get(name)
+      if (declared !== undefined && declared !== cap)
+        throw new Error(`cap ${name} is declared twice (${op.name})`)
+      caps.set(name, cap)
+    }
     byName.set(op.name, op)
   }
   return byName

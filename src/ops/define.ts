@@ -43,6 +43,9 @@ export interface OpCost<I> {
   // the memory one run holds outside the JavaScript heap (bytes; argon2's and scrypt's blocks), which
   // thread resource limits do not bound: the pool admits such work by memory (src/exec/admission.ts)
   memoryBytes?: (input: I) => number
+  // the most one run may hold under these plan caps: charged instead when the body is parsed on the thread
+  // (the event loop never sees the input); without it, such a body is charged the pool's whole budget
+  memoryCap?: (caps: Readonly<Record<string, number>>) => number
 }
 
 // A cap the op enforces, per plan (the plans table's column of the same name, overridable per workspace):

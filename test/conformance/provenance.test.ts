@@ -13,6 +13,9 @@ const SUITES = [
   'jsonpath',
   'yaml-test-suite',
   'toml-test',
+  'passlib',
+  'phc-winner-argon2',
+  'pyca-bcrypt',
 ]
 
 function filesUnder(dir: string): string[] {
@@ -46,6 +49,9 @@ describe('vendored conformance suites', () => {
         'jsonpath/LICENSE',
         'yaml-test-suite/License',
         'toml-test/LICENSE',
+        'passlib/LICENSE',
+        'phc-winner-argon2/LICENSE',
+        'pyca-bcrypt/LICENSE',
       ]),
     )
     expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)

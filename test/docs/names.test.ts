@@ -80,6 +80,9 @@ const EXTERNAL = new Set([
   'JOB_ID',
   // Redis INFO's
   'used_memory',
+  // options of the parsers data/convert was measured against (yaml, smol-toml)
+  'intAsBigInt',
+  'integersAsBigInt',
 ])
 
 const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)

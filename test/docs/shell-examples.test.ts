@@ -60,6 +60,10 @@ describe('shell examples of README.md and docs/ (lint)', () => {
       singleQuotedVariables(`curl -H "Authorization: Bearer $KEY" -d '{"a":1}' --data-binary $'$x\\n'`),
     ).toEqual([])
     expect(singleQuotedVariables(`# it's '$NOT' code\ncurl -d "{\\"a\\":\\"$OK\\"}"`)).toEqual([])
+    // a password hash is sent as written: its "$" fields are not variables
+    expect(
+      singleQuotedVariables(`curl -d '{"hash":"$argon2id$v=19$m=65536,t=2,p=1$c29tZQ$CTFhFdXP"}'`),
+    ).toEqual([])
   })
 })
 

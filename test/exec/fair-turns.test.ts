@@ -57,8 +57,8 @@ describe('fair shares at dispatch, on a real pool', () => {
 
   it("B's two tasks finish before most of A's forty, though A queued first", async () => {
     pools = createPools({
-      free: { threads: 1, queue: 64, memoryMb: 256 },
-      paid: { threads: 1, queue: 64, memoryMb: 256 },
+      free: { threads: 1, queue: 64, memoryMb: 256, offHeapMb: 256 },
+      paid: { threads: 1, queue: 64, memoryMb: 256, offHeapMb: 256 },
       dedicated: {},
       warm: true,
       admissionWaitMs: 0,

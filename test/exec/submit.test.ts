@@ -15,8 +15,8 @@ describe('submitTask', () => {
 
   it('a job queued behind a long task is not charged its wait as compute', async () => {
     pools = createPools({
-      free: { threads: 1, queue: 8, memoryMb: 256 },
-      paid: { threads: 1, queue: 8, memoryMb: 512 },
+      free: { threads: 1, queue: 8, memoryMb: 256, offHeapMb: 256 },
+      paid: { threads: 1, queue: 8, memoryMb: 512, offHeapMb: 256 },
       dedicated: {},
       warm: true,
       admissionWaitMs: 0,

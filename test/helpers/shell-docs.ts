@@ -74,7 +74,9 @@ export function singleQuotedVariables(source: string): string[] {
     if (c === "'") {
       const end = source.indexOf("'", i + 1)
       const quoted = source.slice(i + 1, end === -1 ? undefined : end)
-      for (const m of quoted.matchAll(/\$\{?([A-Za-z_]\w*)/g)) found.push(m[1]!)
+      // a variable is upper case (the examples' are: ANVIL_KEY, WORKSPACE_ID); a "$" before anything else
+      // is sent as written on purpose (a password hash: $argon2id$v=19$m=…, $2b$12$…)
+      for (const m of quoted.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])/g)) found.push(m[1]!)
       i = end === -1 ? source.length : end + 1
       wordStart = false
       continue
@@ -157,7 +159,7 @@ export function unsetVariables(file: string, sources: string[]): string[] {
   const problems: string[] = []
   for (const source of sources) {
     for (const step of shellSteps(source)) {
-      for (const m of step.command.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g))
+      for (const m of step.command.matchAll(/\$\{?([A-Z][A-Z0-9_]*)(?![A-Za-z0-9_])/g))
         if (!set.has(m[1]!)) problems.push(`${file}: $${m[1]} is used before any step sets it`)
       const assigned = /^(?:export\s+)?([A-Z_][A-Z0-9_]*)=/.exec(step.command)?.[1]
       if (assigned) set.add(assigned)

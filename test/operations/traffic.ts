@@ -85,6 +85,16 @@ export async function driveTraffic(gw: Gateway, options: TrafficOptions, tally: 
     await ok({ path: '/v1/json/patch', json: BIG_PATCH, key })
   }
 
+  // password hashing, on the paid pool (its panels: verifications by outcome, the keys verifying the most)
+  await ok({
+    path: '/v1/password/hash',
+    json: { password: 'hello', params: { memory_kib: 64, iterations: 1 } },
+    key: pro.key,
+  })
+  const stored = '$2b$04$/OK.fbVrR/bpIqNJ5ianF.CE5elHaaO4EbggVDjb8P19RukzXSM3e'
+  await ok({ path: '/v1/password/verify', json: { password: 'hello', hash: stored }, key: pro.key })
+  await send({ path: '/v1/password/verify', json: { password: 'hello', hash: '$2b$99$' }, key: pro.key })
+
   // client errors
   await send({ path: '/v1/hash/sha256', body: '{"input":', key: pro.key })
   await send({ path: '/v1/hash/sha256', json: { input: 5 }, key: pro.key })

@@ -5,6 +5,8 @@ import { batchedChild } from '../../observability/batched-counter.ts'
 import { batchedHistogramChild } from '../../observability/batched-histogram.ts'
 import type { Metrics } from '../../observability/metrics.ts'
 
+// password verifications are also counted per key (metrics.ts: verifyKeys), as a login endpoint is watched
+const VERIFY_ROUTE = '/v1/password/verify'
 const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 // an HTTP/2 client may send any token as :method: label (and log) only the ones a route can have
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -93,6 +95,11 @@ export function recorder(options: { metrics: Metrics; accessLog: AccessLog | und
     }
     child.inc()
     child.observe(elapsedMs / 1000)
+    if (route === VERIFY_ROUTE && auth) {
+      const outcome = status === 200 ? 'ok' : 'refused'
+      metrics.passwordVerifications.inc({ outcome, plan })
+      metrics.verifyKeys.add(auth.key.id, outcome)
+    }
     writeAccessLine?.({
       reqId: request.id,
       method,

@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs'
+import { paidSmallRequests, warmUp } from './isolation.ts'
+import { UNLIMITED, workspaceKey } from './lib/admin.ts'
+import { load, median } from './lib/load.ts'
+import { loadInProcess } from './lib/load-process.ts'
+import { type BaselineHash, baselineHashesPerSecond } from './lib/password-baseline.ts'
+import { probe } from './lib/probe.ts'
+import { type Gateway, startGateway } from './lib/processes.ts'
+import type { Scenario } from './lib/scenario.ts'
+import { startCanary } from './stall.ts'
+
+// Issue 38's benchmarks. BENCH_SECONDS sets each measured run's length; BENCH_PASSWORD_THREADS the paid
+// pool's threads and the in-process baseline's (default 2, the cores of the reference machine).
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const THREADS = Number(process.env.BENCH_PASSWORD_THREADS ?? 2)
+const FLOOD_NICE = Number(process.env.BENCH_FLOOD_NICE ?? 10)
+const PASSWORD = 'correct horse battery staple'
+
+async function throughput(
+  body: Record<string, unknown>,
+  baseline: BaselineHash,
+): Promise<{ gateway: number; inProcess: number; non2xx: number }> {
+  const gateway = await startGateway({ LOG_LEVEL: 'warn', POOL_PAID_THREADS: String(THREADS) })
+  let rps: number
+  let non2xx: number
+  try {
+    const key = await workspaceKey(gateway, 'pro', UNLIMITED)
+    const request = {
+      url: `${gateway.url}/v1/password/hash`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ password: PASSWORD, ...body }),
+      connections: 16,
+    }
+    await load({ ...request, duration: Math.min(2, SECONDS) })
+    const run = await load({ ...request, duration: SECONDS })
+    rps = run.rps
+    non2xx = run.non2xx
+  } finally {
+    await gateway.stop()
+  }
+  // the baseline runs with the gateway stopped: the same threads, the machine to itself
+  return { gateway: rps, inProcess: await baselineHashesPerSecond(baseline, THREADS, SECONDS), non2xx }
+}
+
+// End to end at saturation (16 connections, a pro workspace, the paid pool of THREADS threads) against the
+// same hashes computed by node:crypto's argon2Sync on THREADS threads of one process.
+export const passwordArgon2: Scenario = {
+  name: 'password-argon2',
+  title: 'argon2id hashes/s at the default end to end vs crypto.argon2 in process on the same threads',
+  target: { ratio: 0.85, text: 'gateway ≥ 0.85× in-process' },
+  async run() {
+    const t = await throughput(
+      {},
+      { algorithm: 'argon2id', memoryKib: 19_456, iterations: 2, parallelism: 1 },
+    )
+    return {
+      rows: [
+        { label: `gateway, 16 conns (${t.non2xx} non-2xx)`, value: t.gateway, unit: 'hashes/s' },
+        { label: `in process, ${THREADS} threads`, value: t.inProcess, unit: 'hashes/s' },
+      ],
+      ratio: t.gateway / Math.max(t.inProcess, 0.001),
+    }
+  },
+}
+
+const BCRYPT_COST = Number(process.env.BENCH_BCRYPT_COST ?? 10)
+
+export const passwordBcrypt: Scenario = {
+  name: 'password-bcrypt',
+  title: `bcrypt cost ${BCRYPT_COST} hashes/s end to end vs @node-rs/bcrypt in process on the same threads`,
+  target: { ratio: 0.85, text: 'gateway ≥ 0.85× in-process' },
+  async run() {
+    const t = await throughput(
+      { algorithm: 'bcrypt', params: { cost: BCRYPT_COST } },
+      { algorithm: 'bcrypt', cost: BCRYPT_COST },
+    )
+    return {
+      rows: [
+        { label: `gateway, 16 conns (${t.non2xx} non-2xx)`, value: t.gateway, unit: 'hashes/s' },
+        { label: `in process, ${THREADS} threads`, value: t.inProcess, unit: 'hashes/s' },
+      ],
+      ratio: t.gateway / Math.max(t.inProcess, 0.001),
+    }
+  },
+}
+
+// The gateway's resident memory, sampled from /proc every 50 ms until stopped: the highest seen.
+function sampleRss(gateway: Gateway): { stop(): number } {
+  const pid = gateway.child.pid!
+  let max = 0
+  const read = () => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    max = Math.max(max, Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024)
+  }
+  read()
+  const timer = setInterval(read, 50)
+  return {
+    stop() {
+      clearInterval(timer)
+      return max
+    },
+  }
+}
+
+const FREE_TENANTS = Number(process.env.BENCH_PASSWORD_TENANTS ?? 8)
+const PER_TENANT = Number(process.env.BENCH_PASSWORD_CONNECTIONS ?? 8)
+
+// Free tenants saturating the free pool with the most memory a free request may ask (scrypt N·r = 2^20,
+// 128 MiB; FREE_TENANTS × PER_TENANT = 64 in flight by default), while a paid tenant's small requests are
+// timed and the gateway's RSS and event loop watched. Admission by memory keeps the hashes running at
+// once within the free tier's off-heap budget: the rest wait or are refused (503 with Retry-After).
+export const passwordIsolation: Scenario = {
+  name: 'password-isolation',
+  title:
+    'Paid small-request p99 while free tenants flood max-memory hashes vs without (RSS and stall watched)',
+  target: { ratio: 0.5, text: 'p99 with flood ≤ 2× p99 without (ratio = without ÷ with ≥ 0.5)' },
+  async run() {
+    const gateway = await startGateway({ LOG_LEVEL: 'warn' })
+    const quiet: number[] = []
+    const loud: number[] = []
+    let stall = 0
+    let rss = 0
+    let flood = { rps: 0, non2xx: 0 }
+    try {
+      const paid = await workspaceKey(gateway, 'pro', UNLIMITED)
+      const frees = await Promise.all(
+        Array.from({ length: FREE_TENANTS }, () => workspaceKey(gateway, 'free', UNLIMITED)),
+      )
+      const steady = paidSmallRequests(gateway, paid, SECONDS)
+      const body = JSON.stringify({
+        password: PASSWORD,
+        algorithm: 'scrypt',
+        params: { log2_n: 17, block_size: 8 },
+      })
+      await warmUp(steady, 2)
+      const canary = await startCanary(gateway.url)
+      for (let round = 0; round < 2; round++) {
+        quiet.push((await probe(steady)).p99)
+        await canary.read()
+        const memory = sampleRss(gateway)
+        const floods = frees.map((key) =>
+          loadInProcess(
+            {
+              url: `${gateway.url}/v1/password/hash`,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+              body,
+              connections: PER_TENANT,
+              duration: SECONDS,
+            },
+            FLOOD_NICE,
+          ),
+        )
+        const [underFlood, ...each] = await Promise.all([probe(steady), ...floods])
+        loud.push(underFlood!.p99)
+        rss = Math.max(rss, memory.stop())
+        stall = Math.max(stall, (await canary.read()).max)
+        flood = {
+          rps: each.reduce((a, f) => a + f.rps, 0),
+          non2xx: each.reduce((a, f) => a + f.non2xx, 0),
+        }
+      }
+      await canary.stop()
+    } finally {
+      await gateway.stop()
+    }
+    const without = median(quiet)
+    const withFlood = median(loud)
+    return {
+      rows: [
+        { label: 'paid p99, quiet', value: without, unit: 'ms' },
+        { label: 'paid p99, under free flood', value: withFlood, unit: 'ms' },
+        { label: `free flood (${flood.non2xx} non-2xx)`, value: flood.rps, unit: 'hashes/s' },
+        { label: 'gateway RSS, highest', value: rss / 2 ** 20, unit: 'MiB' },
+        { label: 'event loop, longest stall', value: stall, unit: 'ms' },
+      ],
+      ratio: without / Math.max(withFlood, 0.001),
+    }
+  },
+}
