@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url))
-const SUITES = ['json-test-suite', 'wpt-url', 'json-patch']
+const SUITES = ['json-test-suite', 'wpt-url', 'json-patch', 'base58', 'jose-cookbook']
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -30,7 +30,13 @@ describe('vendored conformance suites', () => {
     const present = SUITES.flatMap((s) => filesUnder(join(ROOT, s))).sort()
     expect(present).toEqual([...listed.keys()].sort())
     expect(present).toEqual(
-      expect.arrayContaining(['json-test-suite/LICENSE', 'wpt-url/LICENSE.md', 'json-patch/LICENSE']),
+      expect.arrayContaining([
+        'json-test-suite/LICENSE',
+        'wpt-url/LICENSE.md',
+        'json-patch/LICENSE',
+        'base58/LICENSE.md',
+        'jose-cookbook/LICENSE',
+      ]),
     )
     expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)
   })
