@@ -49,6 +49,11 @@ export const ERRORS = {
   ERR_INVALID_TIMEZONE: { status: 400, type: 'invalid_request', message: 'The time zone is not known.' },
   ERR_INVALID_UUID: { status: 400, type: 'invalid_request', message: 'The UUID is not valid.' },
   ERR_INVALID_ULID: { status: 400, type: 'invalid_request', message: 'The ULID is not valid.' },
+  ERR_INVALID_OTP_URI: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The otpauth:// URI is not valid.',
+  },
   ERR_INVALID_PATCH: { status: 400, type: 'invalid_request', message: 'The JSON Patch is not valid.' },
   ERR_PATCH_TEST_FAILED: {
     status: 400,
