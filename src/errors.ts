@@ -60,6 +60,13 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'A JSON Patch test operation failed.',
   },
+  // over a per-plan cap on the work one request may ask (an RSA modulus, a compression level, what a
+  // decompression may expand to)
+  ERR_PLAN_CAP: {
+    status: 422,
+    type: 'invalid_request',
+    message: "The request asks for more work than the plan's cap allows.",
+  },
   ERR_NOT_FOUND: { status: 404, type: 'invalid_request', message: 'No such resource.' },
   ERR_METHOD_NOT_ALLOWED: {
     status: 405,
