@@ -49,6 +49,11 @@ export const ERRORS = {
   ERR_INVALID_TIMEZONE: { status: 400, type: 'invalid_request', message: 'The time zone is not known.' },
   ERR_INVALID_UUID: { status: 400, type: 'invalid_request', message: 'The UUID is not valid.' },
   ERR_INVALID_ULID: { status: 400, type: 'invalid_request', message: 'The ULID is not valid.' },
+  ERR_INVALID_COMPRESSED_DATA: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The compressed data is truncated, corrupt or followed by other bytes.',
+  },
   ERR_INVALID_OTP_URI: {
     status: 400,
     type: 'invalid_request',

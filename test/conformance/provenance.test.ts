@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../fixtures/conformance/', import.meta.url))
-const SUITES = ['json-test-suite', 'wpt-url', 'json-patch', 'base58', 'jose-cookbook']
+const SUITES = ['json-test-suite', 'wpt-url', 'json-patch', 'base58', 'jose-cookbook', 'zstd', 'brotli']
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -36,6 +36,8 @@ describe('vendored conformance suites', () => {
         'json-patch/LICENSE',
         'base58/LICENSE.md',
         'jose-cookbook/LICENSE',
+        'zstd/LICENSE',
+        'brotli/LICENSE',
       ]),
     )
     expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)

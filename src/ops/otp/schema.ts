@@ -57,7 +57,10 @@ export const otpGenerateBody = z.strictObject(otpFields)
 
 export const otpVerifyBody = z.strictObject({
   ...otpFields,
-  code: z.string().max(16).describe('The code to check: exactly `digits` decimal digits'),
+  code: z
+    .string()
+    .regex(/^[0-9]{6,8}$/, 'must be 6 to 8 decimal digits')
+    .describe('The code to check: exactly `digits` decimal digits'),
   window: z
     .number()
     .int()
@@ -97,7 +100,10 @@ const typeOut = z.enum(OTP_TYPES)
 const algorithmOut = z.enum(OTP_ALGORITHMS)
 
 export const otpGenerateResult = z.object({
-  code: z.string().describe('The one-time password'),
+  code: z
+    .string()
+    .regex(/^[0-9]{6,8}$/)
+    .describe('The one-time password: `digits` decimal digits'),
   type: typeOut,
   algorithm: algorithmOut,
   digits: z.number().int(),
