@@ -31,6 +31,25 @@ const CALLS: [string, string, unknown][] = [
   ['id.uuid.inspect', '/v1/id/uuid/inspect', { uuid: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f' }],
   ['id.nanoid', '/v1/id/nanoid', {}],
   ['cron.parse', '/v1/cron/parse', { expression: '* * * * *' }],
+  ['id.ulid', '/v1/id/ulid', {}],
+  ['id.ulid.inspect', '/v1/id/ulid/inspect', { ulid: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }],
+  ['compression.compress', '/v1/compress/gzip', { input: 'abc' }],
+  ['compression.decompress', '/v1/decompress/gzip', { input: 'H4sIAAAAAAAAA0tMSgYAwkEkNQMAAAA=' }],
+  ['otp.generate', '/v1/otp/generate', { secret: 'JBSWY3DPEHPK3PXP' }],
+  ['otp.verify', '/v1/otp/verify', { secret: 'JBSWY3DPEHPK3PXP', code: '123456' }],
+  ['otp.secret', '/v1/otp/secret', { account: 'alice' }],
+  ['otp.uri.parse', '/v1/otp/uri/parse', { uri: 'otpauth://totp/a?secret=JBSWY3DPEHPK3PXP' }],
+  ['crypto.keypair', '/v1/crypto/keypair', { type: 'x25519' }],
+  [
+    'crypto.convert',
+    '/v1/crypto/convert',
+    { key: { kty: 'OKP', crv: 'X25519', x: 'hSDwCYkwp1R0i33ctD73Wg2_Og0mOBr066SpjqqbTmo' } },
+  ],
+  [
+    'crypto.thumbprint',
+    '/v1/crypto/thumbprint',
+    { key: { kty: 'OKP', crv: 'X25519', x: 'hSDwCYkwp1R0i33ctD73Wg2_Og0mOBr066SpjqqbTmo' } },
+  ],
 ]
 
 async function dispatchCounts(t: TestApp): Promise<Map<string, number>> {

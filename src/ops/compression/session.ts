@@ -17,9 +17,6 @@ import {
 export interface Session {
   write(chunk: Uint8Array): Generator<Uint8Array>
   end(): Generator<Uint8Array>
-  // the input bytes taken so far, and the output bytes made
-  readonly inputBytes: number
-  readonly outputBytes: number
 }
 
 type Caps = Readonly<Record<string, number>>
@@ -67,32 +64,19 @@ const COMPRESS_SLICE = 16 * 1024
 
 export function compressSession(algorithm: Algorithm, level: number): Session {
   const engine = createEngine(algorithm, true, { level })
-  let outputBytes = 0
-  function* counted(pieces: Generator<Uint8Array>) {
-    for (const piece of pieces) {
-      outputBytes += piece.length
-      yield piece
-    }
-  }
   return {
     *write(chunk) {
       for (let at = 0; at < chunk.length; at += COMPRESS_SLICE) {
-        yield* counted(engine.feed(chunk, at, Math.min(at + COMPRESS_SLICE, chunk.length)))
+        yield* engine.feed(chunk, at, Math.min(at + COMPRESS_SLICE, chunk.length))
         yield NOTHING
       }
     },
     *end() {
       try {
-        yield* counted(engine.finish())
+        yield* engine.finish()
       } finally {
         engine.close()
       }
-    },
-    get inputBytes() {
-      return engine.consumed
-    },
-    get outputBytes() {
-      return outputBytes
     },
   }
 }
@@ -162,7 +146,7 @@ export function decompressSession(algorithm: Algorithm, caps: Caps, limits: Deco
           maxBytes,
           undefined,
           `The decompressed output is over ${maxBytes} bytes, this plan's cap; it was stopped, not expanded`,
-          { offset: inputBytes },
+          { offset: engine.consumed },
         )
       }
       if (outputBytes > RATIO_GRACE_BYTES && outputBytes > maxRatio * Math.max(1, engine.consumed)) {
@@ -220,12 +204,6 @@ export function decompressSession(algorithm: Algorithm, caps: Caps, limits: Deco
       } finally {
         engine.close()
       }
-    },
-    get inputBytes() {
-      return inputBytes
-    },
-    get outputBytes() {
-      return outputBytes
     },
   }
 }

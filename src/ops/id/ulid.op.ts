@@ -17,9 +17,10 @@ export default defineOp({
       'ULIDs (github.com/ulid/spec): 48 bits of Unix milliseconds and 80 random bits in 26 characters of ' +
       "Crockford's Base32, up to 1000 at once. With `monotonic`, ULIDs of the same millisecond increment the " +
       'randomness (strictly increasing within the request, as the spec describes); should 80 bits overflow ' +
-      'within one millisecond (a chance of about 2^-70) the request is 503 ERR_OVERLOADED, and a retry succeeds.',
+      'within one millisecond (a chance of about 2^-70) the request is 422 ERR_COMPUTE_LIMIT ' +
+      '{reason: "ulid_random_overflow"}, as the spec has the generation fail, and a retry succeeds.',
     tags: ['IDs'],
-    errors: ['ERR_OVERLOADED'],
+    errors: ['ERR_COMPUTE_LIMIT'],
   },
   body: ulidBody,
   response: ulidResult,

@@ -61,10 +61,13 @@ export function generateUlids(
     const time = input.monotonic ? Math.max(now(), lastTime) : now()
     if (input.monotonic && time === lastTime) {
       if (!increment(last)) {
-        // 80 bits used up within one millisecond: the spec fails the generation; a retry draws anew
-        throw new AppError('ERR_OVERLOADED', 'The ULID randomness of this millisecond is used up; retry.', {
-          reason: 'ulid_random_overflow',
-        })
+        // 80 bits used up within one millisecond: the spec fails the generation (an op's own budget, the
+        // 2^80 ULIDs of a millisecond); a retry draws anew
+        throw new AppError(
+          'ERR_COMPUTE_LIMIT',
+          'The 80 random bits of this millisecond are used up (the ULID spec fails the generation); retry.',
+          { reason: 'ulid_random_overflow', limit: 80 },
+        )
       }
     } else last = pool.slice(i * RANDOM_BYTES, (i + 1) * RANDOM_BYTES)
     lastTime = time

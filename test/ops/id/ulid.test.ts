@@ -73,7 +73,10 @@ describe('ULID generation', () => {
       '0000000005ZZZZZZZZZZZZZZZZ',
     ])
     expect(() => generateUlids({ count: 2, monotonic: true }, () => 5, allOnes)).toThrowError(
-      expect.objectContaining({ code: 'ERR_OVERLOADED', details: { reason: 'ulid_random_overflow' } }),
+      expect.objectContaining({
+        code: 'ERR_COMPUTE_LIMIT',
+        details: { reason: 'ulid_random_overflow', limit: 80 },
+      }),
     )
   })
 })
