@@ -19,7 +19,7 @@ async function timeOnce(op: AnyOp, body: string, path: Record<string, unknown>):
   const started = performance.now()
   try {
     const input = op.body.parse(JSON.parse(body))
-    JSON.stringify(await op.run({ ...input, ...path }, { caps: {} }))
+    JSON.stringify(await op.run({ ...input, ...path }, { caps: {}, tenant: '' }))
   } catch (err) {
     // a refused worst case costs what it cost until refused; the table says so
     refused = (err as { code?: string }).code ?? (err as Error).name

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto'
 import { inlineUpTo } from '../src/exec/costs.ts'
 import { DEFAULT_PLANS, type PlanName } from '../src/limits/plans.ts'
 import { CATALOG, type Catalog } from '../src/ops/catalog.ts'
+import { gzipBomb, twoLetterText } from '../src/ops/compression/worst.ts'
 import { aliasBomb, deepFlow, hugeTable, longCsvField, scalarAliases } from '../src/ops/data/worst.ts'
 import { HELD_ANSWER_LIMIT } from '../src/ops/stream-step.ts'
 import { markRuns, nestedArrays, worstRequest } from './stall-inputs.ts'
@@ -118,6 +119,7 @@ export function rawCases(plan: PlanName): StallCase[] {
   const binary = Math.min(DEFAULT_PLANS[plan].max_binary_bytes, RAW_MAX_BYTES)
   const buffered = Math.min(DEFAULT_PLANS[plan].max_binary_bytes, BUFFERED_MAX_BYTES)
   const mib = (n: number) => `${Math.round(n / MiB)} MiB`
+  const topGzip = (DEFAULT_PLANS[plan] as unknown as Record<string, number>).compression_deflate_max_level
   const pretty = (bytes: number) => {
     const record = '{"id": 12345678901234567890, "name": "caf\\u00e9", "tags": ["a", "b"], "ok": true},\n'
     const count = Math.max(1, Math.floor((bytes - 16) / record.length))
@@ -145,6 +147,20 @@ export function rawCases(plan: PlanName): StallCase[] {
       `format raw ${mib(binary)} minify, raw answer`,
       '/v1/json/format?mode=minify',
       pretty(binary),
+      'application/octet-stream',
+    ),
+    // a decompression bomb (refused at the plan's ratio cap), and compression at the plan's highest gzip level
+    // of the text that costs DEFLATE the most (up to 16 MiB: past it the plan's compute budget ends it anyway)
+    raw(
+      `decompress raw ${mib(binary)} gzip bomb, raw answer`,
+      '/v1/decompress/gzip',
+      gzipBomb(binary),
+      'application/octet-stream',
+    ),
+    raw(
+      `compress raw ${mib(Math.min(binary, 16 * MiB))} gzip at level ${topGzip}, raw answer`,
+      `/v1/compress/gzip?level=${topGzip}`,
+      Buffer.from(twoLetterText(Math.min(binary, 16 * MiB))),
       'application/octet-stream',
     ),
   ]

@@ -93,9 +93,9 @@ export function families(catalog: Catalog): Map<string, AnyOp[]> {
 
 // The page with its generated part as the ops say: replaced between the markers, or, on a page that has
 // none, put after its title (a new family's page is its title and the part).
-export function pageWithExamples(current: string | undefined, ops: readonly AnyOp[]): string {
+export function pageWithExamples(current: string | undefined, ops: readonly AnyOp[], tag: string): string {
   const block = renderFamily(ops)
-  if (current === undefined) return `# ${ops[0]!.http.tags[0]} examples\n\n${block}\n`
+  if (current === undefined) return `# ${tag} examples\n\n${block}\n`
   const begin = current.indexOf(BEGIN)
   const end = current.indexOf(END)
   if (begin >= 0 && end > begin) return current.slice(0, begin) + block + current.slice(end + END.length)
@@ -108,7 +108,11 @@ export function expectedPages(catalog: Catalog = CATALOG): { path: URL; text: st
   return [...families(catalog)].map(([family, ops]) => {
     const path = pageOf(family)
     const current = existsSync(path) ? readFileSync(path, 'utf8') : undefined
-    return { path, text: pageWithExamples(current, ops), ...(current !== undefined ? { current } : {}) }
+    return {
+      path,
+      text: pageWithExamples(current, ops, catalog.family(family).tag),
+      ...(current !== undefined ? { current } : {}),
+    }
   })
 }
 

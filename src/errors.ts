@@ -50,6 +50,17 @@ export const ERRORS = {
   ERR_INVALID_TIMESTAMP: { status: 400, type: 'invalid_request', message: 'The timestamp is not valid.' },
   ERR_INVALID_TIMEZONE: { status: 400, type: 'invalid_request', message: 'The time zone is not known.' },
   ERR_INVALID_UUID: { status: 400, type: 'invalid_request', message: 'The UUID is not valid.' },
+  ERR_INVALID_ULID: { status: 400, type: 'invalid_request', message: 'The ULID is not valid.' },
+  ERR_INVALID_COMPRESSED_DATA: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The compressed data is truncated, corrupt or followed by other bytes.',
+  },
+  ERR_INVALID_OTP_URI: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The otpauth:// URI is not valid.',
+  },
   ERR_INVALID_PATCH: { status: 400, type: 'invalid_request', message: 'The JSON Patch is not valid.' },
   ERR_PATCH_TEST_FAILED: {
     status: 400,
@@ -108,7 +119,8 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The password holds a byte the algorithm cannot take.',
   },
-  // over a per-plan cap on the work one request may ask (password hashing: memory, iterations, cost)
+  // over a per-plan cap on the work one request may ask (password hashing: memory, iterations, cost; an RSA
+  // modulus, a compression level, what a decompression may expand to)
   ERR_PLAN_CAP: {
     status: 422,
     type: 'invalid_request',

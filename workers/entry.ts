@@ -41,7 +41,7 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
     case 'op': {
       const op = opNamed(task.op)
       const body = task.raw === undefined ? task.input : parseOpBytes(op, task.raw)
-      const value = await op.run(withAdded(body, task.with), { caps: task.caps })
+      const value = await op.run(withAdded(body, task.with), { caps: task.caps, tenant: task.tenant })
       return { bytes: answerBytes(op, value, task.octets) }
     }
     // loaded on a thread's first job task: a thread that only serves requests boots without it
@@ -50,7 +50,13 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
     case 'job.run': {
       const { runBody } = await import('./jobs.ts')
       const progress = progressOf(task.slot)
-      return { json: await runBody(catalog, task.raw, task.maxResultBytes, { caps: task.caps, progress }) }
+      return {
+        json: await runBody(catalog, task.raw, task.maxResultBytes, {
+          caps: task.caps,
+          tenant: task.tenant,
+          progress,
+        }),
+      }
     }
   }
 }

@@ -38,6 +38,8 @@ export type Task =
       octets: boolean
       // the values of the op's caps for the workspace's plan (OpContext.caps)
       caps: Readonly<Record<string, number>>
+      // the workspace (OpContext.tenant)
+      tenant: string
       slot?: number
     }
   | { kind: 'job.prepare'; raw: Uint8Array; slot?: number }
@@ -46,6 +48,7 @@ export type Task =
       raw: Uint8Array
       maxResultBytes: number
       caps: Readonly<Record<string, number>>
+      tenant: string
       slot?: number
     }
 

@@ -28,7 +28,7 @@ function bodyAndAdded(op: AnyOp, input: Record<string, unknown>) {
 }
 
 async function warmOne(op: AnyOp, input: Record<string, unknown>): Promise<void> {
-  const context = { caps: NO_CAPS }
+  const context = { caps: NO_CAPS, tenant: '' }
   answerBytes(op, await op.run(input, context), false)
   const { body, added } = bodyAndAdded(op, input)
   const parsed = withAdded(parseOpBytes(op, encoder.encode(JSON.stringify(body))), added)

@@ -102,9 +102,9 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
   }
 
   // On the event loop: the op's answer now, or (an asynchronous op) a promise of it.
-  function inline(work: OpWork, input: unknown, limits: PlanLimits): Answer | Promise<Dispatched> {
+  function inline(work: OpWork, input: unknown, ctx: DispatchContext): Answer | Promise<Dispatched> {
     countInline(work.op.name)
-    const value = work.op.run(input, { caps: opCaps(work.op, limits) })
+    const value = work.op.run(input, { caps: opCaps(work.op, ctx.limits), tenant: ctx.workspaceId })
     if (!isPromise(value)) return answerOf(work, value)
     const started = performance.now()
     return value.then((v) => ({
@@ -123,6 +123,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       ...(work.raw ? { raw: work.raw, with: work.added } : { input }),
       octets: work.octets,
       caps: opCaps(op, ctx.limits),
+      tenant: ctx.workspaceId,
     }
     const outcome = await submit(pools, task, {
       workspaceId: ctx.workspaceId,
@@ -140,7 +141,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
     // free-form JSON refuses such depth itself, iteratively and at once, so let its guard answer inline.
     if (outcome.failure.kind === 'unclonable') {
       const body = work.raw ? withAdded(parseOpBytes(op, work.raw), work.added) : input
-      const answer = inline(work, body, ctx.limits)
+      const answer = inline(work, body, ctx)
       if (pending(answer)) return answer
       return { value: answer, where: 'inline', waitMs: 0, runMs: 0 }
     }
@@ -152,7 +153,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       // a raw body is a flat byte string: it always crosses the thread boundary
       if (work.raw) return onPool(work, undefined, ctx)
       const input = withAdded(work.input, work.added)
-      if (modeFor(ctx.execution, input) === 'inline') return inline(work, input, ctx.limits)
+      if (modeFor(ctx.execution, input) === 'inline') return inline(work, input, ctx)
       // a body parsed with exact numbers holds JSON.rawJSON values, which structured clone refuses: it
       // crosses as its JSON text (which JSON.stringify writes back number for number) and is parsed
       // exactly again on the thread (a heavy json.patch `copy`, every json.validate)

@@ -26,7 +26,13 @@ export async function runJob(
   progress?: ProgressProbe,
 ): Promise<JobOutcome> {
   // job ops declare no caps (defineOp refuses both: src/ops/define.ts)
-  const task: Task = { kind: 'job.run', raw: input, maxResultBytes: job.max_result_bytes, caps: NO_CAPS }
+  const task: Task = {
+    kind: 'job.run',
+    raw: input,
+    maxResultBytes: job.max_result_bytes,
+    caps: NO_CAPS,
+    tenant: job.workspace_id,
+  }
   const outcome = await submit(pools, task, {
     workspaceId: job.workspace_id,
     tier: job.tier,

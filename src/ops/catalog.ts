@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { AnyOp, OpCap } from './define.ts'
+import type { AnyOp, FamilyDescriptor, OpCap } from './define.ts'
 
 // Every operation, found by its file: `src/ops/**/<name>.op.ts`, each exporting its descriptor as default
 // (src/ops/define.ts). Nothing lists them by hand, so adding an op is adding its file. The gateway, its pool
@@ -9,6 +9,8 @@ import type { AnyOp, OpCap } from './define.ts'
 
 const ROOT = new URL('./', import.meta.url)
 const SUFFIX = '.op.ts'
+// each family's directory declares it once: its tag in the OpenAPI document (src/ops/define.ts)
+const FAMILY_FILE = 'family.ts'
 
 function opFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -20,8 +22,17 @@ function opFiles(dir: string): string[] {
     })
 }
 
+export interface Family extends FamilyDescriptor {
+  // the directory's name, the ops' `family`
+  name: string
+}
+
 export interface Catalog {
   readonly ops: readonly AnyOp[]
+  // the families the ops belong to, in the catalog's (directory) order
+  readonly families: readonly Family[]
+  // the family of this name (one every op names: checked when the catalog is made)
+  family(name: string): Family
   // the op of this name, or undefined
   named(name: string): AnyOp | undefined
   // the modules beyond the built-in ones that declared some of these ops (a pool's threads load them too)
@@ -36,8 +47,30 @@ async function load(modules: readonly string[]): Promise<AnyOp[]> {
   })
 }
 
-// What no type can check across files: one op per name, route and operationId, one declaration per cap.
-function checked(ops: readonly AnyOp[]): Map<string, AnyOp> {
+async function loadFamilies(dir: string): Promise<Family[]> {
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(`${dir}${entry.name}/${FAMILY_FILE}`))
+    .map((entry) => entry.name)
+    .sort()
+  const loaded = await Promise.all(
+    names.map(
+      (name) =>
+        import(pathToFileURL(`${dir}${name}/${FAMILY_FILE}`).href) as Promise<{
+          default?: Partial<FamilyDescriptor>
+        }>,
+    ),
+  )
+  return loaded.map((m, i) => {
+    const { tag, description } = m.default ?? {}
+    if (typeof tag !== 'string' || !tag || typeof description !== 'string' || !description)
+      throw new Error(`src/ops/${names[i]}/${FAMILY_FILE} exports no { tag, description }`)
+    return { name: names[i]!, tag, description }
+  })
+}
+
+// What no type can check across files: one op per name, route and operationId, one declaration per cap,
+// and a family (src/ops/<family>/family.ts) for every op.
+function checked(ops: readonly AnyOp[], families: ReadonlyMap<string, Family>): Map<string, AnyOp> {
   const byName = new Map<string, AnyOp>()
   const taken = new Map<string, string>()
   const caps = new Map<string, OpCap>()
@@ -47,6 +80,10 @@ function checked(ops: readonly AnyOp[]): Map<string, AnyOp> {
     taken.set(what, by)
   }
   for (const op of ops) {
+    if (!families.has(op.family))
+      throw new Error(
+        `op ${op.name} is of family ${op.family}, which has no src/ops/${op.family}/${FAMILY_FILE}`,
+      )
     claim(`op name ${op.name}`, op.name)
     claim(`route POST ${op.http.path}`, op.name)
     claim(`operationId ${op.http.operationId}`, op.name)
@@ -64,10 +101,19 @@ function checked(ops: readonly AnyOp[]): Map<string, AnyOp> {
 }
 
 function makeCatalog(ops: readonly AnyOp[], extraModules: readonly string[]): Catalog {
-  const byName = checked(ops)
-  return { ops, named: (name) => byName.get(name), extraModules }
+  const byFamily = new Map(FAMILIES.map((f) => [f.name, f]))
+  const byName = checked(ops, byFamily)
+  const used = new Set(ops.map((op) => op.family))
+  return {
+    ops,
+    families: FAMILIES.filter((f) => used.has(f.name)),
+    family: (name) => byFamily.get(name)!,
+    named: (name) => byName.get(name),
+    extraModules,
+  }
 }
 
+const FAMILIES = await loadFamilies(fileURLToPath(ROOT))
 const BUILT_IN = await load(opFiles(fileURLToPath(ROOT)))
 
 // The built-in operations.

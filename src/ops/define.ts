@@ -24,7 +24,6 @@ export interface OpHttp<P extends AnyZod | undefined, Q extends AnyZod | undefin
   summary: string
   // what a client needs to know beyond the summary: the OpenAPI operation's description
   description: string
-  tags: readonly string[]
   // every endpoint code the op can answer (the schema's ERR_VALIDATION and the plan's codes are implied)
   errors?: readonly ErrorCode[]
 }
@@ -126,7 +125,8 @@ export interface OpDescriptor<
   // family.verb (or the family alone: hash, hmac), lower case: the metric label, the job operation, the
   // warm-up's and benches' key
   name: string
-  // the API-key scope family (docs/api.md, "Authentication")
+  // the API-key scope family (docs/api.md, "Authentication"): the op's directory, `src/ops/<family>/`,
+  // whose family.ts gives its tag in the OpenAPI document
   family: string
   http: OpHttp<P, Q>
   // what the route's path and query string add to a JSON body (hash: the algorithm from the path): `run`'s
@@ -193,4 +193,12 @@ export function defineOp<
   if (op.job !== undefined && op.caps !== undefined)
     throw new Error(`op ${op.name}: an op with caps cannot run as a job yet (docs/jobs.md, "Decisions")`)
   return op
+}
+
+// A family of operations, declared once in `src/ops/<family>/family.ts` (its default export, plain data
+// that src/ops/catalog.ts checks): its tag and the tag's description in the OpenAPI document, where the
+// ops of the family are listed under it.
+export interface FamilyDescriptor {
+  tag: string
+  description: string
 }

@@ -7,8 +7,11 @@ export type Progress = (fraction: number) => void
 
 // `caps`: the values of the caps the op declares (OpDescriptor.caps, src/ops/define.ts) for the plan of
 // the workspace it runs for: plain numbers the op holds its input to (an op that declares none gets {}).
+// `tenant`: the workspace it runs for, for an op that keeps something between runs (json.validate's
+// compiled schemas) and must keep each workspace's apart; '' where none is (the warm-up).
 export interface OpContext {
   caps: Readonly<Record<string, number>>
+  tenant: string
   progress?: Progress | undefined
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stallRun } from '../../bench/stall.ts'
-import { craftedCases } from '../../bench/stall-cases.ts'
+import { craftedCases, opCases, rawCases } from '../../bench/stall-cases.ts'
 import { startTestApp, type TestApp } from '../helpers/harness.ts'
 
 // The `stall` bench's heaviest cases against a real gateway (TLS on a loopback port) on the free plan:
@@ -55,6 +55,35 @@ describe('stall: worst-case inputs never hold the event loop', () => {
       expect({ label, status, code, reason }).toEqual({
         label: `free ${cases[i]!.label}`,
         ...HEAVIEST[cases[i]!.label],
+      })
+      expect(r.canaryMax, r.label).toBeLessThan(BOUND_MS)
+    }
+  }, 120_000)
+
+  // issue 40: a decompression bomb and compression at the plan's top level, raw and as JSON bodies (at the
+  // free plan's limits and just under their inline bounds): each answered as its caps say, the loop free
+  it("compression's worst cases keep a canary /healthz under 250 ms", async () => {
+    const expected: Record<string, { status: number; code?: string; reason?: string }> = {
+      'decompress raw 1 MiB gzip bomb, raw answer': { status: 422, code: 'ERR_PLAN_CAP' },
+      'compress raw 1 MiB gzip at level 6, raw answer': { status: 200 },
+      'compression.compress 2 KiB': { status: 200 },
+      'compression.compress 252 KiB': { status: 200 },
+      // ~320 KB of zeros: under the 512 KiB before the ratio applies
+      'compression.decompress 1 KiB': { status: 200 },
+      'compression.decompress 252 KiB': { status: 422, code: 'ERR_PLAN_CAP' },
+    }
+    const cases = [...rawCases('free'), ...opCases('free')].filter((c) => Object.hasOwn(expected, c.label))
+    expect(cases.map((c) => c.label).sort()).toEqual(Object.keys(expected).sort())
+    const keys = { free: key, pro: key, business: key }
+    await stallRun(t.url, keys, cases)
+    const results = await stallRun(t.url, keys, cases)
+    for (const [i, r] of results.entries()) {
+      const { label, status, code } = r
+      const want = expected[cases[i]!.label]!
+      expect({ label, status, code }).toEqual({
+        label: `free ${cases[i]!.label}`,
+        status: want.status,
+        code: want.code,
       })
       expect(r.canaryMax, r.label).toBeLessThan(BOUND_MS)
     }

@@ -16,6 +16,10 @@ const SUITES = [
   'passlib',
   'phc-winner-argon2',
   'pyca-bcrypt',
+  'base58',
+  'jose-cookbook',
+  'zstd',
+  'brotli',
 ]
 
 function filesUnder(dir: string): string[] {
@@ -52,6 +56,10 @@ describe('vendored conformance suites', () => {
         'passlib/LICENSE',
         'phc-winner-argon2/LICENSE',
         'pyca-bcrypt/LICENSE',
+        'base58/LICENSE.md',
+        'jose-cookbook/LICENSE',
+        'zstd/LICENSE',
+        'brotli/LICENSE',
       ]),
     )
     expect(present.filter((p) => p.startsWith('json-test-suite/test_parsing/')).length).toBe(318)

@@ -13,13 +13,13 @@ describe('docs/examples/: the ops’ examples', () => {
   })
 
   it('writes a curl command and its answer per example, between the markers, keeping the rest', () => {
-    const page = pageWithExamples('# Time examples\n\nProse.\n', [opNamed('time.timestamp')])
+    const page = pageWithExamples('# Time examples\n\nProse.\n', [opNamed('time.timestamp')], 'Time')
     expect(page.startsWith('# Time examples\n\n<!-- examples:')).toBe(true)
     expect(page).toContain(
       'curl --cacert .data/tls/cert.pem https://localhost:8443/v1/time/timestamp -H "Authorization: Bearer $ANVIL_KEY" -H \'Content-Type: application/json\' -d \'{"value":"1710055800123"',
     )
     expect(page.endsWith('Prose.\n')).toBe(true)
     // written again, the page stays the same
-    expect(pageWithExamples(page, [opNamed('time.timestamp')])).toBe(page)
+    expect(pageWithExamples(page, [opNamed('time.timestamp')], 'Time')).toBe(page)
   })
 })

@@ -25,7 +25,7 @@ describe('submitTask', () => {
     // the thread is up first: its boot is not what this measures
     await submit(
       pools,
-      { kind: 'job.run', raw: JOB, maxResultBytes: 1024, caps: {} },
+      { kind: 'job.run', raw: JOB, maxResultBytes: 1024, caps: {}, tenant: '' },
       { workspaceId: 'ws', tier: 'paid', budgetMs: 60_000 },
     )
     const slow = submit(
@@ -36,12 +36,13 @@ describe('submitTask', () => {
         input: { input: 'e\u0301🇫🇷 '.repeat(300_000) },
         octets: false,
         caps: {},
+        tenant: '',
       },
       { workspaceId: 'ws_a', tier: 'paid', budgetMs: 60_000 },
     )
     const job = submit(
       pools,
-      { kind: 'job.run', raw: JOB, maxResultBytes: 1024, caps: {} },
+      { kind: 'job.run', raw: JOB, maxResultBytes: 1024, caps: {}, tenant: '' },
       { workspaceId: 'ws_b', tier: 'paid', budgetMs },
     )
     const [first, second] = await Promise.all([slow, job])

@@ -2,36 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG } from '../../src/ops/catalog.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/harness.ts'
 
-const SECRET = 'a-secret-of-at-least-32-bytes-long!!'
-// one valid small body per route that runs an op: [op, path, body]
-const CALLS: [string, string, unknown][] = [
-  ['hash', '/v1/hash/sha256', { input: 'x' }],
-  ['hmac', '/v1/hmac/sha256', { input: 'x', key: 'k' }],
-  ['hmac.verify', '/v1/hmac/verify', { algorithm: 'sha256', input: 'x', key: 'k', digest: '00' }],
-  ['jwt.sign', '/v1/jwt/sign', { payload: { sub: 'a' }, algorithm: 'HS256', secret: SECRET }],
-  ['jwt.decode', '/v1/jwt/decode', { token: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln' }],
-  ['jwt.inspect', '/v1/jwt/inspect', { token: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln' }],
-  ['jwt.verify', '/v1/jwt/verify', { token: 'eyJhbGciOiJIUzI1NiJ9.e30.c2ln', secret: SECRET }],
-  ['base64.encode', '/v1/base64/encode', { input: 'x' }],
-  ['base64.decode', '/v1/base64/decode', { input: 'eA==' }],
-  ['text.encode', '/v1/text/encode', { input: 'x', format: 'url' }],
-  ['text.decode', '/v1/text/decode', { input: 'x', format: 'url' }],
-  ['text.normalize', '/v1/text/normalize', { input: 'e\u0301', form: 'NFC' }],
-  ['text.inspect', '/v1/text/inspect', { input: 'x' }],
-  ['url.parse', '/v1/url/parse', { url: 'https://example.com/a?b=1' }],
-  ['url.build', '/v1/url/build', { protocol: 'https', hostname: 'example.com' }],
-  ['url.modify', '/v1/url/modify', { url: 'https://example.com/', set: { pathname: '/b' } }],
-  ['url.query.parse', '/v1/url/query/parse', { query: 'a=1&b=2' }],
-  ['url.query.build', '/v1/url/query/build', { params: { a: 1 } }],
-  ['json.format', '/v1/json/format', { input: '{"a":1}' }],
-  ['json.diff', '/v1/json/diff', { left: { a: 1 }, right: { a: 2 } }],
-  ['json.patch', '/v1/json/patch', { document: { a: 1 }, patch: [{ op: 'remove', path: '/a' }] }],
-  ['time.timestamp', '/v1/time/timestamp', { value: 0 }],
-  ['id.uuid', '/v1/id/uuid', {}],
-  ['id.uuid.inspect', '/v1/id/uuid/inspect', { uuid: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f' }],
-  ['id.nanoid', '/v1/id/nanoid', {}],
-  ['cron.parse', '/v1/cron/parse', { expression: '* * * * *' }],
-]
+// one small request per op that runs it, taken from its descriptor: the first example that answers JSON
+// success to a JSON body (every op declares one: 'covers the registry')
+const CALLS: [string, string, unknown][] = CATALOG.ops.flatMap((op) => {
+  const example = op.examples.find(
+    (e) => e.data !== undefined && e.body !== undefined && e.raw === undefined && e.headers === undefined,
+  )
+  if (!example) return []
+  const query = example.query ? `?${new URLSearchParams(example.query)}` : ''
+  return [[op.name, `${example.path ?? op.http.path}${query}`, example.body]]
+})
 
 async function dispatchCounts(t: TestApp): Promise<Map<string, number>> {
   const res = await t.admin.inject({

@@ -223,7 +223,7 @@ describe('a refused body costs no work per unknown field (issue 27)', () => {
         path: 'format',
         message:
           'Missing required field "format" (one of "url", "url_form", "html", "xml", "json_string", "js_string", ' +
-          '"unicode_escape", "hex", "binary", "punycode", "quoted_printable", "rot13").',
+          '"unicode_escape", "hex", "binary", "punycode", "quoted_printable", "rot13", …).',
       },
     ])
   })

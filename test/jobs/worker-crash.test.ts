@@ -77,7 +77,9 @@ describeRedis('job worker processes: nothing is lost when one is killed mid-job'
 
     const second = await startWorkerProcess(workerEnv())
     workers.push(second)
-    const expected = params.map((p) => opNamed('json.diff').run(jsonDiffBody.parse(p), { caps: {} }))
+    const expected = params.map((p) =>
+      opNamed('json.diff').run(jsonDiffBody.parse(p), { caps: {}, tenant: '' }),
+    )
     const deadline = Date.now() + 45_000
     let done = await statuses(ids)
     while (!done.every((s) => s.status === 'completed' || s.status === 'failed')) {
@@ -131,7 +133,9 @@ describeRedis('job worker processes: nothing is lost when one is killed mid-job'
       done = await statuses(ids)
     }
     done.forEach((s, i) => {
-      expect(s.result).toEqual(opNamed('json.diff').run(jsonDiffBody.parse(params[i]), { caps: {} }))
+      expect(s.result).toEqual(
+        opNamed('json.diff').run(jsonDiffBody.parse(params[i]), { caps: {}, tenant: '' }),
+      )
     })
     // handed back, not lost: no stall was needed to recover them
     // the stalled series exist from boot at 0: none may have counted

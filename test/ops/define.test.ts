@@ -6,7 +6,7 @@ import { defineOp } from '../../src/ops/define.ts'
 const base = {
   name: 'text.slug',
   family: 'text',
-  http: { path: '/v1/text/slug' as const, operationId: 'x', summary: 's', description: 'd', tags: ['Text'] },
+  http: { path: '/v1/text/slug' as const, operationId: 'x', summary: 's', description: 'd' },
   body: z.strictObject({ input: z.string() }),
   response: z.object({ slug: z.string() }),
   run: () => ({ slug: '' }),

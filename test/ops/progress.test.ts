@@ -7,7 +7,7 @@ import { PROGRESS_STEP_BYTES } from '../../src/ops/progress.ts'
 
 function recorder() {
   const seen: number[] = []
-  return { caps: {}, seen, progress: (f: number) => seen.push(f) }
+  return { caps: {}, tenant: '', seen, progress: (f: number) => seen.push(f) }
 }
 
 // A fraction per step: strictly increasing, always within (0, 1): 1 is the job's completion, not a step.
@@ -33,7 +33,7 @@ describe('progress of the operations that can tell', () => {
   it('hash: the bytes hashed, a step per MiB, with the same digest', () => {
     const input = 'a'.repeat(5 * PROGRESS_STEP_BYTES + 123)
     const { seen, progress } = recorder()
-    const stepped = hash({ algorithm: 'sha3-256', input }, { caps: {}, progress })
+    const stepped = hash({ algorithm: 'sha3-256', input }, { caps: {}, tenant: '', progress })
     expect(stepped).toEqual(hash({ algorithm: 'sha3-256', input }))
     expectSteps(seen, 5)
     expect(seen[0]).toBeCloseTo(PROGRESS_STEP_BYTES / input.length, 6)
@@ -48,7 +48,7 @@ describe('progress of the operations that can tell', () => {
       items: Array.from({ length: 60_000 }, (_, i) => ({ id: i, name: `é${i}` })),
     })
     const { seen, progress } = recorder()
-    const stepped = formatJson({ input, indent: 2 }, { caps: {}, progress })
+    const stepped = formatJson({ input, indent: 2 }, { caps: {}, tenant: '', progress })
     expect(stepped).toEqual(formatJson({ input, indent: 2 }))
     const bytes = Buffer.byteLength(input)
     expectSteps(seen, Math.ceil(bytes / PROGRESS_STEP_BYTES) - 1)
@@ -81,7 +81,7 @@ describe('progress of the operations that can tell', () => {
   it('json.patch: the operations applied, with the same result', () => {
     const patch = Array.from({ length: 8 }, (_, i) => ({ op: 'add', path: `/k${i}`, value: i }))
     const { seen, progress } = recorder()
-    const stepped = applyJsonPatch({ document: {}, patch }, { caps: {}, progress })
+    const stepped = applyJsonPatch({ document: {}, patch }, { caps: {}, tenant: '', progress })
     expect(stepped).toEqual(applyJsonPatch({ document: {}, patch }))
     expectSteps(seen, 7)
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7].map((i) => i / 8))

@@ -132,13 +132,20 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   const message =
     row.status === 431 ? 'The request headers are larger in all than this API reads (16 KiB).' : undefined
   const body = JSON.stringify(errorBody(row.code, message))
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${row.status} ${row.text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
-    )
+  if (!socket.writable) {
+    socket.destroy(err)
+    return
   }
-  socket.destroy(err)
+  // ended, not destroyed: on TLS a destroy right after the write can drop the answer before it is
+  // encrypted and sent (the client reads a reset); a client that never reads is cut off by the timeout
+  socket.end(
+    `HTTP/1.1 ${row.status} ${row.text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+  )
+  socket.setTimeout(CLIENT_ERROR_LINGER_MS, () => socket.destroy())
 }
+
+// how long a refused connection may take to read its answer before it is destroyed
+const CLIENT_ERROR_LINGER_MS = 5_000
 
 // Failures Fastify meets while routing, before any hook runs (a malformed %-escape, an over-long path
 // parameter): same envelope, same Request-Id header.

@@ -1,8 +1,10 @@
+import { CATALOG } from '../../ops/catalog.ts'
+
 // The operations' tags, in the order a reader meets them, and the groups the reference page shows them
-// in (`x-tagGroups`, which Scalar and Redoc read): the keyed /v1 families first, in the README's order,
-// then the service's own endpoints, then the console's cookie-session API apart from the public API.
-// A tag a route uses must be listed here (test/http/openapi/tags.test.ts): a page with groups hides a
-// tag that is in none.
+// in (`x-tagGroups`, which Scalar and Redoc read): the keyed /v1 families first, in the catalog's order
+// (each declared by its src/ops/<family>/family.ts), and the jobs, then the service's own endpoints, then
+// the console's cookie-session API apart from the public API. A tag a route uses must be in a group
+// (test/http/openapi/tags.test.ts): a page with groups hides a tag that is in none.
 export interface TagGroup {
   name: string
   tags: { name: string; description: string }[]
@@ -12,16 +14,7 @@ export const TAG_GROUPS: readonly TagGroup[] = [
   {
     name: 'API (/v1, API key)',
     tags: [
-      { name: 'Hash', description: 'Digests of text or raw bytes, streamed at constant memory' },
-      { name: 'HMAC', description: 'Keyed digests and their constant-time verification' },
-      { name: 'JWT', description: 'Decode, inspect, verify and sign JSON Web Tokens' },
-      { name: 'Base64', description: 'Standard and URL alphabets, text or raw bytes' },
-      { name: 'Text', description: 'Encodings, Unicode normalization and inspection' },
-      { name: 'URL', description: 'WHATWG URL parsing, building, modifying, query strings' },
-      { name: 'JSON', description: 'Lossless format, diff and patch' },
-      { name: 'Time', description: 'Timestamps in any unit and IANA zone' },
-      { name: 'Cron', description: 'Cron expressions: fields, description, next runs' },
-      { name: 'IDs', description: 'UUIDs (v1–v7) and nanoids' },
+      ...CATALOG.families.map((f) => ({ name: f.tag, description: f.description })),
       { name: 'Jobs', description: 'Operations run as async jobs (paid plans)' },
     ],
   },

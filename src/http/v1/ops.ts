@@ -7,7 +7,7 @@ import { defineRoute } from '../route/define-route.ts'
 // (src/ops/define.ts): POST at its path, keyed, in its family's scope; a JSON body validated by its schema,
 // a raw application/octet-stream body too when the op streams, and an answer in raw bytes too when it can
 // make one (or streams). Adding an op adds its route here without touching this file.
-function routeOf(op: AnyOp) {
+function routeOf(op: AnyOp, catalog: Catalog) {
   const http = op.http
   return {
     method: 'POST' as const,
@@ -20,7 +20,7 @@ function routeOf(op: AnyOp) {
     operationId: http.operationId,
     summary: http.summary,
     description: http.description,
-    tags: [...http.tags],
+    tags: [catalog.family(op.family).tag],
     ...(http.params ? { params: http.params } : {}),
     ...(http.query ? { querystring: http.query } : {}),
     body: op.body,
@@ -30,5 +30,5 @@ function routeOf(op: AnyOp) {
 }
 
 export async function opRoutes(app: FastifyInstance, options: { catalog: Catalog }): Promise<void> {
-  for (const op of options.catalog.ops) defineRoute(app, routeOf(op))
+  for (const op of options.catalog.ops) defineRoute(app, routeOf(op, options.catalog))
 }

@@ -21,7 +21,6 @@ export default defineOp({
       "plan's binary limit; a raw body answered as JSON may be at most 100 MiB. Errors found before the first " +
       'MiB of output are answered with their status; a later one (e.g. a bad character deep in a large body) ' +
       'breaks the answer off (connection reset on HTTP/1.1, RST_STREAM on HTTP/2) instead of ending it normally.',
-    tags: ['Base64'],
     errors: ['ERR_INVALID_BASE64'],
   },
   body: decodeBody,

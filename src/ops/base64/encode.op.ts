@@ -20,7 +20,6 @@ export default defineOp({
       "constant memory up to the plan's binary limit; a raw body answered as JSON may be at most 100 MiB. " +
       'A streamed answer whose body breaks a limit after the first MiB of output is broken off (connection ' +
       'reset on HTTP/1.1, RST_STREAM on HTTP/2) instead of ending normally.',
-    tags: ['Base64'],
     errors: ['ERR_INVALID_ENCODING'],
   },
   body: encodeBody,

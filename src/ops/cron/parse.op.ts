@@ -21,7 +21,6 @@ export default defineOp({
       'in a spring-forward gap runs once, when the gap ends; a time repeated by a fall-back runs only at its ' +
       'first occurrence. Other jobs run at every real instant that matches (none inside a gap, both in an ' +
       'overlap). An expression that can never match (e.g. 0 0 30 2 *) is refused with ERR_INVALID_CRON.',
-    tags: ['Cron'],
     errors: ['ERR_INVALID_CRON', 'ERR_INVALID_TIMEZONE', 'ERR_INVALID_TIMESTAMP'],
   },
   body: cronParseBody,

@@ -29,7 +29,6 @@ export default defineOp({
       'before they are expanded. Also takes the document as a raw application/octet-stream body (UTF-8; ' +
       "?from=&to= and the options in the query string; at most the plan's data_max_input_bytes, else " +
       'ERR_PAYLOAD_TOO_LARGE) and answers the raw output for Accept: application/octet-stream.',
-    tags: ['Data'],
     errors: [
       'ERR_INVALID_JSON',
       'ERR_INVALID_YAML',

@@ -18,7 +18,6 @@ export default defineOp({
     description:
       'JSON body, or a raw application/octet-stream body hashed as it streams (options from the query string). ' +
       'Send Accept: application/octet-stream for the raw digest bytes.',
-    tags: ['Hash'],
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
   },
   // the algorithm joins the body from the path, inline or on the worker

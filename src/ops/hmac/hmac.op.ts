@@ -14,7 +14,6 @@ export default defineOp({
     summary: 'Compute an HMAC',
     description:
       'RFC 2104 HMAC over the bytes of input with the bytes of key. Text is taken as UTF-8, never normalized.',
-    tags: ['HMAC'],
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
   },
   // the algorithm joins the body from the path, inline or on the worker

@@ -14,7 +14,6 @@ export default defineOp({
     description:
       'A digest that decodes but has the wrong length is simply {valid: false}; one that does not decode in ' +
       'digest_encoding is a 400 ERR_INVALID_ENCODING pointing at it.',
-    tags: ['HMAC'],
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_ENCODING'],
   },
   body: hmacVerifyBody,

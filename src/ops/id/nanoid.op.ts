@@ -17,7 +17,6 @@ export default defineOp({
       'Random ids of `size` characters (default 21) from `alphabet` (default the URL-safe A-Za-z0-9_-), up ' +
       'to 1000 at once. Every character of the alphabet is equally likely (no modulo bias). An alphabet with ' +
       'a repeated character is 400 ERR_VALIDATION; one with a lone surrogate, 400 ERR_INVALID_ENCODING.',
-    tags: ['IDs'],
     errors: ['ERR_INVALID_ENCODING'],
   },
   body: nanoidBody,

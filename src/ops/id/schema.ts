@@ -48,7 +48,38 @@ export const nanoidBody = z.strictObject({
   count: z.number().int().min(1).max(MAX_NANOID_COUNT).default(1),
 })
 
+export const ulidBody = z.strictObject({
+  count: z.number().int().min(1).max(MAX_UUID_COUNT).default(1).describe('How many (as many as UUIDs)'),
+  monotonic: z
+    .boolean()
+    .default(false)
+    .describe(
+      "The spec's monotonic mode: within one millisecond each ULID is the previous one's randomness plus one, " +
+        'so the ULIDs of one request are strictly increasing; otherwise each draws its own 80 random bits',
+    ),
+})
+
+export const ulidInspectBody = z.strictObject({
+  ulid: z
+    .string()
+    .describe("26 characters of Crockford's Base32, any case; I and L read as 1, O as 0 (U is refused)"),
+})
+
 export const uuidResult = z.object({ uuids: z.array(z.string()) })
+
+export const ulidResult = z.object({
+  ulids: z.array(z.string()).describe('Canonical ULIDs: 26 upper-case Crockford Base32 characters'),
+})
+
+export const ulidInspectResult = z.object({
+  ulid: z.string().describe('The canonical spelling: upper case, I and L as 1, O as 0'),
+  canonical: z.boolean().describe('Whether the input was already spelled canonically'),
+  unix_ms: z.number().int().describe('The 48-bit time: Unix milliseconds'),
+  timestamp: z.string().describe('The time, ISO 8601 UTC with milliseconds'),
+  randomness: z.string().describe('The last 16 characters: the 80 random bits'),
+  randomness_hex: z.string().describe('The 80 random bits, 20 hex digits'),
+  uuid: z.string().describe('The same 128 bits spelled as a UUID (lower-case 8-4-4-4-12)'),
+})
 
 export const uuidInspectResult = z.object({
   valid: z

@@ -9,3 +9,7 @@ export const MAX_UUID_COUNT = 1000
 export const NANOID_SIZE = { min: 2, max: 255, default: 21 } as const
 export const NANOID_ALPHABET = { min: 2, max: 256 } as const
 export const MAX_NANOID_COUNT = 1000
+
+// Crockford's Base32 alphabet, the ULID spec's (no I, L, O, U)
+export const ULID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+export const ULID_LENGTH = 26

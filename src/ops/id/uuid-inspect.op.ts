@@ -13,7 +13,6 @@ export default defineOp({
     description:
       'A string that is not spelled like a UUID is refused with ERR_INVALID_UUID and the position of the first ' +
       'bad character. Anything spelled like one answers 200, with `valid` saying whether RFC 9562 defines it.',
-    tags: ['IDs'],
     errors: ['ERR_INVALID_UUID'],
   },
   body: uuidInspectBody,

@@ -19,7 +19,6 @@ export default defineOp({
       'once, in the spelling `format` asks for. A v3/v5 request without its namespace or name is 400 ' +
       'ERR_VALIDATION naming the field; a namespace that is neither a UUID nor dns, url, oid or x500 is 400 ' +
       'ERR_INVALID_UUID.',
-    tags: ['IDs'],
     errors: ['ERR_INVALID_UUID', 'ERR_INVALID_ENCODING'],
   },
   body: uuidBody,

@@ -16,7 +16,6 @@ export default defineOp({
       'object is returned as text or base64url, as `payload_format` says). Nothing is verified: use ' +
       'POST /v1/jwt/verify before trusting a claim. A token that is not three base64url segments with a JSON ' +
       'header is 400 ERR_INVALID_JWT, with details {part, reason}.',
-    tags: ['JWT'],
     errors: ['ERR_INVALID_JWT'],
   },
   body: jwtDecodeBody,

@@ -15,7 +15,6 @@ export default defineOp({
       'Everything decode answers, plus the iat/nbf/exp claims as ISO 8601 and relative to `at` (default ' +
       'now), whether the token is expired or not yet valid, and warnings with stable codes (alg none, ' +
       'no exp, a lifetime over a year, a key in the header, ...). Nothing is verified.',
-    tags: ['JWT'],
     errors: ['ERR_INVALID_JWT'],
   },
   body: jwtInspectBody,

@@ -15,7 +15,6 @@ export default defineOp({
     description:
       'iat is set to the signing time unless the payload has one. HS* secrets must be at least the hash size ' +
       '(32/48/64 bytes, RFC 7518 §3.2); RSA keys at least 2048 bits. alg "none" is never signed.',
-    tags: ['JWT'],
     errors: ['ERR_UNSUPPORTED_ALGORITHM', 'ERR_INVALID_KEY_MATERIAL', 'ERR_INVALID_ENCODING'],
   },
   body: jwtSignBody,

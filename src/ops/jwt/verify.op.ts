@@ -15,7 +15,6 @@ export default defineOp({
       'Exactly one of secret, public_key or jwks. A malformed token or unusable key is a 400; a well-formed ' +
       'token that fails is 200 {valid: false, reason}. alg "none" is never valid, and the key type must ' +
       'match the algorithm family (no HS256 with an RSA public key). RSA keys under 2048 bits are refused.',
-    tags: ['JWT'],
     errors: [
       'ERR_INVALID_JWT',
       'ERR_INVALID_KEY_MATERIAL',

@@ -17,7 +17,6 @@ export default defineOp({
       'a PHC string (B64 without padding) for argon2id, argon2i, argon2d, scrypt and PBKDF2, $2b$ for bcrypt. ' +
       "The plan caps the work one request may ask (422 ERR_PLAN_CAP names the cap). Always computed on the plan's " +
       'pool, admitted by the memory it needs; the password is never logged, stored or echoed.',
-    tags: ['Password'],
     errors: [
       'ERR_PLAN_CAP',
       'ERR_PASSWORD_TOO_LONG',

@@ -17,7 +17,6 @@ export default defineOp({
       '"ab64" too) and the PHC forms; needs_rehash says whether the hash is weaker than what /v1/password/hash ' +
       'makes today or uses another algorithm. A hash that does not read is 400 ERR_INVALID_HASH, one of a scheme ' +
       'not computed here ERR_UNSUPPORTED_ALGORITHM; the plan caps what a stored hash may ask (ERR_PLAN_CAP).',
-    tags: ['Password'],
     errors: [
       'ERR_INVALID_HASH',
       'ERR_UNSUPPORTED_ALGORITHM',

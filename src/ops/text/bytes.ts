@@ -1,27 +1,7 @@
-import {
-  type ByteScanner,
-  decodeScannedUtf8,
-  hexValue,
-  invalidText,
-  isHexDigit,
-  requireWellFormed,
-} from './shared.ts'
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d
-}
-
-function utf8Of(input: string, format: string): Buffer {
-  requireWellFormed(input, format)
-  return Buffer.from(input, 'utf8')
-}
-
-export function encodeHex(input: string): string {
-  return utf8Of(input, 'hex').toString('hex')
-}
+import { type ByteScanner, hexValue, invalidText, isHexDigit, isAsciiSpace as isSpace } from './shared.ts'
 
 // Hex digit pairs in either case; whitespace anywhere is ignored (as `xxd -r -p` does).
-const scanHex: ByteScanner = function scanHex(input, emit) {
+export const scanHex: ByteScanner = function scanHex(input, emit) {
   let pending = -1
   for (let i = 0; i < input.length; i++) {
     const c = input.charCodeAt(i)
@@ -37,19 +17,19 @@ const scanHex: ByteScanner = function scanHex(input, emit) {
   if (pending >= 0) throw invalidText('hex', pending, 'Odd number of hex digits: this one has no partner')
 }
 
-export function decodeHex(input: string): string {
-  return decodeScannedUtf8(input, 'hex', scanHex)
-}
-
 const BITS = Array.from({ length: 256 }, (_, b) => b.toString(2).padStart(8, '0'))
 
-export function encodeBinary(input: string): string {
-  return Array.from(utf8Of(input, 'binary'), (b) => BITS[b]!).join(' ')
+export function encodeHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+}
+
+export function encodeBinary(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => BITS[b]!).join(' ')
 }
 
 // Groups of bits separated by whitespace. A group of 1–8 bits is one byte (so the 7-bit groups some tools
 // print for ASCII work); a longer group must hold whole bytes, 8 bits each.
-const scanBinary: ByteScanner = function scanBinary(input, emit) {
+export const scanBinary: ByteScanner = function scanBinary(input, emit) {
   let i = 0
   while (i < input.length) {
     if (isSpace(input.charCodeAt(i))) {
@@ -68,8 +48,4 @@ const scanBinary: ByteScanner = function scanBinary(input, emit) {
     }
     for (let at = start; at < i; at += 8) emit(Number.parseInt(input.slice(at, Math.min(at + 8, i)), 2), at)
   }
-}
-
-export function decodeBinary(input: string): string {
-  return decodeScannedUtf8(input, 'binary', scanBinary)
 }

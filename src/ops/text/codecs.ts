@@ -1,16 +1,22 @@
 import { AppError } from '../../errors.ts'
-import { decodeBinary, decodeHex, encodeBinary, encodeHex } from './bytes.ts'
+import {
+  type ByteOptions,
+  checkByteOptions,
+  decodeBytesFrom,
+  encodeBytesAs,
+  isByteFormat,
+} from './byte-formats.ts'
 import { decodeJsonString, decodeJsString, encodeJsonString, encodeJsString } from './js-escapes.ts'
 import { decodeHtml, decodeXml, encodeHtml, encodeXml } from './markup.ts'
 import { decodePunycode, encodePunycode } from './punycode.ts'
 import { decodeQuotedPrintable, encodeQuotedPrintable } from './quoted-printable.ts'
-import { TEXT_FORMATS, type TextFormat } from './types.ts'
+import { type ByteFormat, TEXT_FORMATS, type TextFormat } from './types.ts'
 import { decodeUnicodeEscape, encodeUnicodeEscape } from './unicode-escape.ts'
 import { decodeUrl, decodeUrlForm, encodeUrl, encodeUrlForm } from './url.ts'
 
 export { TEXT_FORMATS, type TextFormat }
 
-export interface TextCodecInput {
+export interface TextCodecInput extends ByteOptions {
   input: string
   format: TextFormat
 }
@@ -28,7 +34,9 @@ function rot13(input: string): string {
   })
 }
 
-const CODECS: Record<TextFormat, { encode: (input: string) => string; decode: (input: string) => string }> = {
+type TextOnly = Exclude<TextFormat, ByteFormat>
+
+const CODECS: Record<TextOnly, { encode: (input: string) => string; decode: (input: string) => string }> = {
   url: { encode: encodeUrl, decode: decodeUrl },
   url_form: { encode: encodeUrlForm, decode: decodeUrlForm },
   html: { encode: encodeHtml, decode: decodeHtml },
@@ -36,27 +44,35 @@ const CODECS: Record<TextFormat, { encode: (input: string) => string; decode: (i
   json_string: { encode: encodeJsonString, decode: decodeJsonString },
   js_string: { encode: encodeJsString, decode: decodeJsString },
   unicode_escape: { encode: encodeUnicodeEscape, decode: decodeUnicodeEscape },
-  hex: { encode: encodeHex, decode: decodeHex },
-  binary: { encode: encodeBinary, decode: decodeBinary },
   punycode: { encode: encodePunycode, decode: decodePunycode },
   quoted_printable: { encode: encodeQuotedPrintable, decode: decodeQuotedPrintable },
   rot13: { encode: rot13, decode: rot13 },
 }
 
 // Ops also run from job params, so the format is checked here too, never trusted as a property key.
-function codec(format: string) {
-  if (!Object.hasOwn(CODECS, format)) {
+function checkFormat(format: string): TextFormat {
+  if (!(TEXT_FORMATS as readonly string[]).includes(format)) {
     throw new AppError('ERR_VALIDATION', `Unknown text format "${format}"`, {
       issues: [{ path: 'format', message: `expected one of ${TEXT_FORMATS.join(', ')}` }],
     })
   }
-  return CODECS[format as TextFormat]
+  return format as TextFormat
 }
 
 export function textEncode(params: TextCodecInput): TextCodecResult {
-  return { output: codec(params.format).encode(params.input), format: params.format }
+  const format = checkFormat(params.format)
+  checkByteOptions(format, params)
+  const output = isByteFormat(format)
+    ? encodeBytesAs(format, params.input, params)
+    : CODECS[format].encode(params.input)
+  return { output, format }
 }
 
 export function textDecode(params: TextCodecInput): TextCodecResult {
-  return { output: codec(params.format).decode(params.input), format: params.format }
+  const format = checkFormat(params.format)
+  checkByteOptions(format, params)
+  const output = isByteFormat(format)
+    ? decodeBytesFrom(format, params.input, params)
+    : CODECS[format].decode(params.input)
+  return { output, format }
 }

@@ -17,7 +17,6 @@ export default defineOp({
       'Counts UTF-16 units, code points, grapheme clusters, words, lines and UTF-8 bytes, and reports what ' +
       'can hide in text: lone surrogates, a BOM, mixed line endings, control, format and bidirectional ' +
       'characters, and whether the text is already in each normalization form.',
-    tags: ['Text'],
   },
   body: inspectBody,
   response: textInspectResult,

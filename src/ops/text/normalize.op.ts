@@ -13,7 +13,6 @@ export default defineOp({
     description:
       'Normalizes to NFC (the default), NFD, NFKC or NFKD (UAX #15) and says whether that changed the text. ' +
       'Compatibility forms (NFKC, NFKD) also fold look-alikes such as ligatures and full-width letters.',
-    tags: ['Text'],
   },
   body: normalizeBody,
   response: normalizeResult,

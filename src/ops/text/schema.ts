@@ -1,6 +1,7 @@
 // The text family's request bodies: the routes' schemas, and what a worker validates a large body with
 // (OpDescriptor.body, src/ops/define.ts).
 import { z } from 'zod'
+import { BYTE_ENCODINGS } from '../types.ts'
 import { NORMAL_FORMS, TEXT_FORMATS } from './types.ts'
 
 const FORMAT_HELP =
@@ -9,17 +10,53 @@ const FORMAT_HELP =
   'named reference; the legacy ones such as &copy and &amp also without ";"; &#..; / &#x..; with the ' +
   "standard's table: &#150; is –, &#0; and surrogates are U+FFFD) and never refuses; " +
   'xml: the 5 predefined entities and numeric references; json_string: JSON string escaping without the ' +
-  'quotes; js_string: JavaScript string literal escaping; unicode_escape: \\uXXXX for non-ASCII; hex and ' +
-  'binary: the UTF-8 bytes; punycode: IDNA "xn--" labels of a domain; quoted_printable: RFC 2045; rot13'
+  'quotes; js_string: JavaScript string literal escaping; unicode_escape: \\uXXXX for non-ASCII; ' +
+  'punycode: IDNA "xn--" labels of a domain; quoted_printable: RFC 2045; rot13. Byte formats (the UTF-8 ' +
+  'bytes of the text, or input_encoding/output_encoding): hex; binary; base32 and base32hex (RFC 4648 §6, ' +
+  "§7); base32_crockford (Crockford's alphabet, unpadded); base58 (Bitcoin's alphabet, at most 16 KiB); " +
+  'ascii85 (btoa/Adobe, "z" for four zero bytes; Python\'s a85encode); z85 (ZeroMQ RFC 32: whole 4-byte groups)'
 
-export const codecBody = z
+const format = z.enum(TEXT_FORMATS).describe(FORMAT_HELP)
+
+export const textEncodeBody = z
   .strictObject({
-    input: z.string().describe('The text to encode, or the encoded text to decode'),
-    format: z.enum(TEXT_FORMATS).describe(FORMAT_HELP),
+    input: z.string().describe('The text to encode (for a byte format: its bytes, in input_encoding)'),
+    format,
+    input_encoding: z
+      .enum(BYTE_ENCODINGS)
+      .optional()
+      .describe(
+        "Byte formats only: how `input` spells the bytes to encode (default utf8: the text's UTF-8 bytes)",
+      ),
+    padding: z
+      .boolean()
+      .optional()
+      .describe("base32 and base32hex only: pad with '=' to a multiple of 8 characters (default true)"),
   })
-  // one request and one response schema for encode and decode, named (OpenAPI components, SDK types) as
-  // they always were
+  // named (OpenAPI components, SDK types) as it always was
   .meta({ id: 'TextEncodeRequest' })
+
+export const textDecodeBody = z
+  .strictObject({
+    input: z.string().describe('The encoded text to decode'),
+    format,
+    output_encoding: z
+      .enum(BYTE_ENCODINGS)
+      .optional()
+      .describe(
+        'Byte formats only: how to answer the decoded bytes (default utf8: as text, refusing bytes that are ' +
+          'not UTF-8 at the character they came from; hex, base64 or base64url for any bytes)',
+      ),
+    strict: z
+      .boolean()
+      .optional()
+      .describe(
+        'base32, base32hex, base32_crockford, base58, ascii85, z85 only (default false): take the canonical ' +
+          'form only (no whitespace; upper case; complete padding for base32/base32hex; zero unused bits; ' +
+          "Ascii85's 'z' for zero groups, no '<~' '~>'), as base64's strict mode",
+      ),
+  })
+  .meta({ id: 'TextDecodeRequest' })
 
 export const normalizeBody = z.strictObject({
   input: z.string(),

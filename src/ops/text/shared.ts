@@ -53,17 +53,8 @@ export function emitUtf8Char(input: string, i: number, format: string, emit: Emi
 // Collects the scanned bytes and decodes them as UTF-8; on ill-formed UTF-8 the input is scanned a second
 // time to find where the offending byte came from, so the happy path keeps no per-byte positions.
 export function decodeScannedUtf8(input: string, format: string, scan: ByteScanner): string {
-  let bytes = new Uint8Array(Math.max(16, input.length))
-  let size = 0
-  scan(input, function collect(byte) {
-    if (size === bytes.length) {
-      const grown = new Uint8Array(bytes.length * 2)
-      grown.set(bytes)
-      bytes = grown
-    }
-    bytes[size++] = byte
-  })
-  const view = Buffer.from(bytes.buffer, 0, size)
+  const bytes = scanBytes(input, scan)
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (isUtf8(view)) return view.toString('utf8')
   const bad = invalidUtf8At(view)
   let index = 0
@@ -76,4 +67,30 @@ export function decodeScannedUtf8(input: string, format: string, scan: ByteScann
     position,
     `The decoded bytes are not valid UTF-8 (ill-formed sequence at byte ${bad})`,
   )
+}
+
+// WHATWG ASCII whitespace: what line wrapping and pasting put between the characters of an encoding.
+export function isAsciiSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d
+}
+
+// A character as an error message names it: printable ASCII quoted, with its code point.
+export function describeChar(c: number): string {
+  const hex = `U+${c.toString(16).toUpperCase().padStart(4, '0')}`
+  return c > 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}' (${hex})` : hex
+}
+
+// The bytes a scanner reads, without positions (an answer in hex or Base64 rather than UTF-8).
+export function scanBytes(input: string, scan: ByteScanner): Uint8Array {
+  let bytes = new Uint8Array(Math.max(16, input.length))
+  let size = 0
+  scan(input, function collect(byte) {
+    if (size === bytes.length) {
+      const grown = new Uint8Array(bytes.length * 2)
+      grown.set(bytes)
+      bytes = grown
+    }
+    bytes[size++] = byte
+  })
+  return bytes.subarray(0, size)
 }

@@ -14,7 +14,6 @@ export default defineOp({
       'Reads a Unix timestamp (s, ms, us or ns, exact when sent as a string), ISO 8601 / RFC 3339 or RFC 2822 ' +
       'text, and answers it in every common form. Calendar fields (day_of_week, day_of_year, iso_week) are ' +
       'those of `timezone`. Supported range: the JS Date range, ±8.64e15 ms around 1970.',
-    tags: ['Time'],
     errors: ['ERR_INVALID_TIMESTAMP', 'ERR_INVALID_TIMEZONE'],
   },
   body: timestampBody,

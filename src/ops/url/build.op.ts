@@ -10,7 +10,6 @@ export default defineOp({
     operationId: 'buildUrl',
     summary: 'Build a URL from components',
     description: 'Refuses, with the field at fault, any component that would not end up in the URL as given.',
-    tags: ['URL'],
     errors: ['ERR_INVALID_URL'],
   },
   body: urlBuildBody,

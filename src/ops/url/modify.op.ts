@@ -11,7 +11,6 @@ export default defineOp({
     operationId: 'modifyUrl',
     summary: 'Change components and query parameters of a URL',
     description: 'Order: set components, then query delete, set, append, then sort_query, then strip_hash.',
-    tags: ['URL'],
     errors: ['ERR_INVALID_URL'],
   },
   body: urlModifyBody,

@@ -11,7 +11,6 @@ export default defineOp({
     operationId: 'parseUrl',
     summary: 'Parse a URL into its WHATWG components',
     description: 'Parses as the WHATWG URL Standard (what browsers and Node do), optionally against a base.',
-    tags: ['URL'],
     errors: ['ERR_INVALID_URL'],
   },
   body: urlParseBody,

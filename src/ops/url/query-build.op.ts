@@ -13,7 +13,6 @@ export default defineOp({
       'Serializes `params`, an object (an array value repeats its name) or a list of [name, value] pairs ' +
       '(order kept), as URLSearchParams does: spaces become "+", everything outside the URL-safe set is ' +
       'percent-encoded as UTF-8. The answer has no leading "?".',
-    tags: ['URL'],
   },
   body: queryBuildBody,
   response: queryBuildResult,

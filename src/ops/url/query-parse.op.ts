@@ -14,7 +14,6 @@ export default defineOp({
       'By the URL standard\'s urlencoded parser: "+" is a space, escapes are decoded to bytes and the bytes ' +
       'as UTF-8 (invalid UTF-8, such as %FF alone, becomes U+FFFD; a "%" without two hex digits stays "%"): ' +
       'a=Æ%FF&b=%25+щd%C3 gives [["a","Æ�"],["b","% щd�"]]. One leading "?" is dropped.',
-    tags: ['URL'],
   },
   body: queryParseBody,
   response: queryParseResult,

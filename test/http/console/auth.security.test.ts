@@ -43,7 +43,7 @@ describe('console accounts and sessions', () => {
     expect(data.workspace).toMatchObject({ name: 'My workspace', plan: 'free', role: 'owner' })
     expect(data.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(res.body).not.toContain(PASSWORD)
-    expect(res.body).not.toContain('scrypt')
+    expect(res.body).not.toContain('$scrypt$') // the stored password hash (src/accounts/password.ts)
     expect(res.headers['cache-control']).toBe('no-store')
     const session = await c.call('GET', '/console/api/session')
     expect(session.json().data).toMatchObject({

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG } from '../../../src/ops/catalog.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 
 // /docs in a real, headless Chromium: the reference renders every operation from the packaged renderer,
@@ -92,22 +93,11 @@ if (!haveChromium && process.env.CI === 'true') {
       const html = await (await page.request.get(`${t.url}/docs/`)).text()
       expect(html).toMatch(/"preferredSecurityScheme":\s*"apiKey"/)
       expect(html).toMatch(/"telemetry":\s*false/)
-      // the families in the README's order under the API's heading; the console's cookie-session API
+      // the families in the catalog's order under the API's heading; the console's cookie-session API
       // and the service's endpoints under headings of their own, after it (issue 43)
       const sidebar = await page.locator('body').innerText()
       const at = (s: string) => sidebar.indexOf(s)
-      const order = [
-        'API (/v1, API key)',
-        'Hash',
-        'HMAC',
-        'JWT',
-        'Base64',
-        'Text',
-        'URL',
-        'JSON',
-        'Time',
-        'Cron',
-      ]
+      const order = ['API (/v1, API key)', ...CATALOG.families.map((f) => f.tag)]
       for (const [a, b] of order.slice(1).map((b, i) => [order[i]!, b] as const))
         expect(at(a), `${a} before ${b}`).toBeLessThan(at(b))
       expect(at('Jobs')).toBeLessThan(at('Service'))

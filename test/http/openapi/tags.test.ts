@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TAG_GROUPS } from '../../../src/http/openapi/tags.ts'
 import { FAMILIES } from '../../../src/limits/families.ts'
+import { CATALOG } from '../../../src/ops/catalog.ts'
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../helpers/harness.ts'
 
 interface Doc {
@@ -39,12 +40,13 @@ describe("the reference's tags: ordered, grouped, every one shown", () => {
     }
   })
 
-  it('the /v1 families first, in the order of the README, then the service, then the console apart', () => {
+  it('the /v1 families first, each with the tag its family.ts declares, then the service, then the console apart', () => {
     const [api, service, console] = pub['x-tagGroups']
     expect(api).toEqual({
       name: 'API (/v1, API key)',
-      tags: ['Hash', 'HMAC', 'JWT', 'Base64', 'Text', 'URL', 'JSON', 'Time', 'Cron', 'IDs', 'Jobs'],
+      tags: [...CATALOG.families.map((f) => f.tag), 'Jobs'],
     })
+    expect(api!.tags.slice(0, 4)).toEqual(['Base64', 'Compression', 'Cron', 'Crypto'])
     expect(service).toEqual({ name: 'Service', tags: ['Meta'] })
     expect(console).toEqual({ name: 'Console API (session cookie)', tags: ['Console'] })
     // every /v1 operation is under the API's heading, every console one under the console's
@@ -56,8 +58,12 @@ describe("the reference's tags: ordered, grouped, every one shown", () => {
           expect(group, path).toBe('API (/v1, API key)')
       }
     }
-    // one tag per key family, and the jobs
+    // one tag per key family, and the jobs; each op under its family's tag
     expect(api!.tags.length).toBe(FAMILIES.length)
+    for (const op of CATALOG.ops)
+      expect(pub.paths[op.http.path.replace(/:(\w+)/g, '{$1}')]!.post!.tags, op.name).toEqual([
+        CATALOG.family(op.family).tag,
+      ])
     expect(admin['x-tagGroups']).toEqual([{ name: 'Operators (internal listener)', tags: ['Admin'] }])
     expect(TAG_GROUPS.flatMap((g) => g.tags.map((tag) => tag.name)).length).toBe(
       new Set(TAG_GROUPS.flatMap((g) => g.tags.map((tag) => tag.name))).size,

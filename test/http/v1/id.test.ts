@@ -119,6 +119,34 @@ describe('/v1/id', () => {
     })
   })
 
+  it('ulid: 1000 monotonic ULIDs strictly increasing; 1001 and 0 refused', async () => {
+    const res = await t.post('/v1/id/ulid', { count: 1000, monotonic: true })
+    expect(res.statusCode).toBe(200)
+    const { ulids } = res.json<{ data: { ulids: string[] } }>().data
+    expect(ulids).toHaveLength(1000)
+    expect([...ulids].sort()).toEqual(ulids)
+    expect(new Set(ulids).size).toBe(1000)
+    for (const count of [1001, 0]) {
+      const refused = await t.post('/v1/id/ulid', { count })
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json().error.details.issues[0].path).toBe('count')
+    }
+    expect((await t.post('/v1/id/ulid', {})).json().data.ulids).toHaveLength(1)
+  })
+
+  it('ulid/inspect: time and randomness; a bad ULID is 400 ERR_INVALID_ULID with its position', async () => {
+    const res = await t.post('/v1/id/ulid/inspect', { ulid: '01arz3ndektsv4rrffq69g5fav' })
+    expect(res.json().data).toMatchObject({
+      ulid: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      canonical: false,
+      unix_ms: 1469922850259,
+      timestamp: '2016-07-30T23:54:10.259Z',
+    })
+    const bad = await t.post('/v1/id/ulid/inspect', { ulid: '01ARZ3NDEKTSV4RRFFQ69G5FAU' })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().error).toMatchObject({ code: 'ERR_INVALID_ULID', details: { position: 25 } })
+  })
+
   it('nanoid: custom alphabet, size and count', async () => {
     const res = await t.post('/v1/id/nanoid', { alphabet: '01', size: 64, count: 3 })
     const { ids } = res.json().data
@@ -156,6 +184,29 @@ describe('/v1/id', () => {
         ),
       ],
       ['/v1/id/uuid/inspect', fc.record({ uuid: hostile }, { requiredKeys: [] })],
+      [
+        '/v1/id/ulid',
+        fc.record(
+          {
+            count: fc.oneof(fc.integer({ min: 0, max: 5 }), hostile),
+            monotonic: fc.oneof(fc.boolean(), hostile),
+          },
+          { requiredKeys: [] },
+        ),
+      ],
+      [
+        '/v1/id/ulid/inspect',
+        fc.record(
+          {
+            ulid: fc.oneof(
+              fc.ulid(),
+              fc.ulid().map((u) => u.toLowerCase()),
+              hostile,
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      ],
       [
         '/v1/id/nanoid',
         fc.record(

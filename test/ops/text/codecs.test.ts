@@ -229,7 +229,7 @@ describe('text rot13', () => {
 
 describe('text formats', () => {
   it('refuses an unknown format, even one named like an Object property', () => {
-    for (const format of ['__proto__', 'constructor', 'toString', 'base32']) {
+    for (const format of ['__proto__', 'constructor', 'toString', 'base36']) {
       expect(() => textEncode({ input: 'x', format: format as TextFormat })).toThrowError(
         expect.objectContaining({ code: 'ERR_VALIDATION' }),
       )

@@ -82,7 +82,8 @@ function expectLocatedRefusal(err: unknown, format: string, input: string): void
 }
 
 describe('text properties', () => {
-  for (const format of TEXT_FORMATS.filter((f) => f !== 'punycode' && f !== 'xml')) {
+  // z85 takes whole 4-byte groups only: its round trip is byte-formats.test.ts's
+  for (const format of TEXT_FORMATS.filter((f) => f !== 'punycode' && f !== 'xml' && f !== 'z85')) {
     it(`${format}: decode(encode(s)) = s for well-formed text`, () => {
       fc.assert(
         fc.property(wellFormed, (s) => {

@@ -20,7 +20,6 @@ export default defineOp({
       `ordinary keys. Documents nested deeper than ${MAX_DEPTH} levels are refused with ERR_VALIDATION. ` +
       'Numbers are exact: compared by exact decimal value (1, 1.0 and 1e0 are equal; 12345678901234567890 and ' +
       '12345678901234567891 are not) and written in the delta and the patch exactly as sent.',
-    tags: ['JSON'],
   },
   body: jsonDiffBody,
   response: jsonDiffResult,

@@ -39,7 +39,6 @@ export default defineOp({
       'ERR_COMPUTE_LIMIT {limit: "sorted_object"}). Output larger than 64 MiB and 4x the input (256 MiB at most ' +
       'when answered as JSON) is refused with ERR_COMPUTE_LIMIT {limit: "output_size", max_bytes}, as is ' +
       'nesting deeper than 16,777,216 levels {limit: "depth"}.',
-    tags: ['JSON'],
     errors: ['ERR_INVALID_JSON', 'ERR_COMPUTE_LIMIT'],
   },
   body: formatBody,

@@ -17,7 +17,6 @@ export default defineOp({
       'from?, reason}. The document is never partially patched. Numbers are exact: every number comes back ' +
       'as sent (12345678901234567890, 1.50, 1E400 untouched), and test compares them by exact decimal value ' +
       '(1.0 equals 1).',
-    tags: ['JSON'],
     errors: ['ERR_INVALID_PATCH', 'ERR_PATCH_TEST_FAILED', 'ERR_COMPUTE_LIMIT'],
   },
   body: patchBody,

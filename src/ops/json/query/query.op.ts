@@ -28,7 +28,6 @@ export default defineOp({
       'Paths, in the same order. A path that does not parse is ERR_INVALID_JSONPATH with its `position`. ' +
       'Numbers are exact: compared by exact decimal value and answered as sent. Results are capped per plan ' +
       `(count and bytes: ERR_RESULT_TOO_LARGE); documents nested deeper than ${MAX_DOCUMENT_DEPTH} levels are refused.`,
-    tags: ['JSON'],
     errors: ['ERR_INVALID_JSONPATH', 'ERR_RESULT_TOO_LARGE', 'ERR_COMPUTE_LIMIT'],
   },
   body: queryBody,

@@ -5,8 +5,8 @@ import { validateBody, validateResult } from './schema.ts'
 import { MAX_INSTANCE_DEPTH, MAX_SCHEMA_DEPTH } from './types.ts'
 import { validateJson } from './validate.ts'
 
-// Compiled schemas kept on this pool thread (docs/decisions.md, "JSON Schema and JSONPath: our own"), under
-// one tenant until `run` is handed the workspace (OpContext has none yet).
+// Compiled schemas kept on this pool thread (docs/decisions.md, "JSON Schema and JSONPath: our own"), per
+// workspace (ctx.tenant).
 const schemas = new SchemaCache({ maxEntries: 256, maxBytes: 64 * 2 ** 20, maxPerTenant: 32 })
 
 // no `$schema` (2020-12 is the default): the examples' curl lines quote bodies where a shell reads `$`
@@ -37,7 +37,6 @@ export default defineOp({
       '12345678901234567891 is above a `maximum` of 12345678901234567890, 19.99 is a `multipleOf` 0.01. Patterns ' +
       'run in linear time; one that cannot (lookaround, backreferences) is ERR_UNSUPPORTED_REGEX. Schemas ' +
       `nested deeper than ${MAX_SCHEMA_DEPTH} levels and instances deeper than ${MAX_INSTANCE_DEPTH} are refused.`,
-    tags: ['JSON'],
     errors: ['ERR_INVALID_SCHEMA', 'ERR_SCHEMA_REF_UNRESOLVED', 'ERR_UNSUPPORTED_REGEX', 'ERR_COMPUTE_LIMIT'],
   },
   body: validateBody,
@@ -50,7 +49,7 @@ export default defineOp({
         maxErrors: ctx.caps.json_validate_errors!,
         maxSteps: ctx.caps.json_validate_steps!,
       },
-      schemas.forTenant(''),
+      schemas.forTenant(ctx.tenant),
     ),
   exactNumbers: true,
   caps: {

@@ -1,0 +1,6 @@
+// The json family: its tag in the OpenAPI document (src/http/openapi/tags.ts). Plain data, no imports
+// (src/ops/catalog.ts checks its shape), so the folder it sits in never imports the one above it.
+export default {
+  tag: 'JSON',
+  description: 'Lossless format, diff, patch, JSON Schema validation and JSONPath queries',
+}
