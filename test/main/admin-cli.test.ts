@@ -131,7 +131,9 @@ describe('admin CLI', () => {
     expect(keys.code).toBe(0)
     expect(keys.stderr).toBe('')
     expect(keys.stdout).toMatch(/^Usage: anvil-admin keys create \[options\]/)
-    expect(keys.stdout).toMatch(/--families F,F,\.\.\. +endpoint families the key may call: (\w+, )*hash, hmac/)
+    expect(keys.stdout).toMatch(
+      /--families F,F,\.\.\. +endpoint families the key may call: (\w+, )*hash, hmac/,
+    )
     expect(keys.stdout).not.toMatch(/--grace-seconds/)
     const rotate = await cli(['keys', 'rotate', '-h'])
     expect(rotate.stdout).toMatch(

@@ -136,7 +136,9 @@ describe('the tracing SDK seam (src/tracing/sdk.ts)', () => {
     expect(await jobs.submit!({ workspaceId: 'ws_1' }, new Uint8Array())).toMatchObject({ id: 'job_1' })
     expect(await jobs.depth!()).toBe(1)
     const dispatcher = tracing.traceDispatcher(service as unknown as Dispatcher) as unknown as Traced
-    expect(await dispatcher.run!({ op: opNamed('hash'), input: {}, octets: false }, ctx)).toMatchObject({ value: 1 })
+    expect(await dispatcher.run!({ op: opNamed('hash'), input: {}, octets: false }, ctx)).toMatchObject({
+      value: 1,
+    })
     const streams = tracing.traceStreams(service as never) as unknown as Traced
     await (tracing.traceJobs(service as never) as unknown as Traced).close!()
     expect(await streams.depth!()).toBe(-1)
