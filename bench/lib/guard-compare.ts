@@ -13,6 +13,9 @@ export interface Samples {
   // a worst-case figure's (FigureSpec.summary): per case, its value in each round; `base` and `head`
   // then hold each round's worst, for the report
   cases?: Record<Tree, Record<string, number[]>>
+  // the base tree has no such op yet (its route answered 404): head alone was measured, and the figure is
+  // new, recorded for the next change to be compared with
+  baseLacks?: boolean
 }
 
 export type Measured = Record<string, Samples>
@@ -28,6 +31,8 @@ export interface Judgement {
   problem?: string
   // an absolute bound that base exceeded too: judged head ÷ base instead (FigureSpec's tolerance)
   noisy?: boolean
+  // a new figure: base has no such op (Samples.baseLacks), nothing to compare
+  new?: boolean
   // a worst-case figure's worst case, per tree
   worst?: Record<Tree, string>
   samples: Samples
@@ -88,6 +93,20 @@ export function worstCase(cases: Record<string, number[]>): { label: string; val
 
 export function judge(spec: FigureSpec, samples: Samples | undefined): Judgement {
   const s = samples ?? { base: [], head: [] }
+  if (s.baseLacks) {
+    const head = median(s.head)
+    const ok = s.head.length > 0 && s.head.every(Number.isFinite)
+    return {
+      base: Number.NaN,
+      head,
+      ratio: Number.NaN,
+      rounds: s.head.length,
+      samples: s,
+      new: true,
+      pass: ok,
+      ...(ok ? {} : { problem: 'no samples' }),
+    }
+  }
   const rounds = Math.min(s.base.length, s.head.length)
   let base = median(s.base)
   let head = median(s.head)

@@ -60,7 +60,8 @@ export function rows(figures: FigureOutcome[]): Row[] {
       verdict:
         verdictText(o) +
         (j.problem ? ` (${j.problem})` : '') +
-        (j.noisy ? ' (base over the bound too: judged head ÷ base)' : ''),
+        (j.noisy ? ' (base over the bound too: judged head ÷ base)' : '') +
+        (j.new ? ' (new: base has no such op)' : ''),
     }
   })
 }

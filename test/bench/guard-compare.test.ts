@@ -129,6 +129,17 @@ describe("the guard's comparison (bench/lib/guard-compare.ts)", () => {
       problem: 'a round gave no number',
     })
   })
+
+  it("reports a figure of an op base does not have as new, passing only when head's rounds are numbers", () => {
+    const judged = judge(cpu, { base: [], head: [90, 100, 110], baseLacks: true })
+    expect(judged).toMatchObject({ pass: true, new: true, head: 100, rounds: 3 })
+    expect(judged.ratio).toBeNaN()
+    expect(judge(cpu, { base: [], head: [], baseLacks: true })).toMatchObject({ pass: false, new: true })
+    expect(judge(cpu, { base: [], head: [100, Number.NaN], baseLacks: true })).toMatchObject({
+      pass: false,
+      problem: 'no samples',
+    })
+  })
 })
 
 // A synthetic measure: for each call, the figures it is given (per id, the call number → [base, head]
@@ -293,7 +304,7 @@ describe("the guard's table and report (bench/lib/guard-report.ts)", () => {
 })
 
 describe('the guarded figures and the base', () => {
-  it('guards what issue 23 asks for, each with a tolerance and more rounds the second time', () => {
+  it("guards what issue 23 asks for and this wave's heavy ops, each with a tolerance and more rounds the second time", () => {
     expect(GUARDED.map((f) => f.id)).toEqual([
       'cpu-small-embedded',
       'cpu-small-redis',
@@ -302,6 +313,10 @@ describe('the guarded figures and the base', () => {
       'minify-raw',
       'minify-input',
       'sha256-raw',
+      'argon2id-hash',
+      'validate-1k',
+      'convert-yaml',
+      'zstd-raw',
       'stall-worst',
     ])
     for (const f of GUARDED) expect(f.rounds.again, f.id).toBeGreaterThan(f.rounds.first)
