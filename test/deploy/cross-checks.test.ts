@@ -7,6 +7,8 @@ import { type Config, envSchema, loadConfig } from '../../src/config.ts'
 import { createJobMetrics } from '../../src/jobs/metrics.ts'
 import { DEPTH_STATES, emptyDepth, JOB_BUDGET_FACTOR, TIERS } from '../../src/jobs/types.ts'
 import { hostAllowlist } from '../../src/lib/host-allowlist.ts'
+import { DEFAULT_PLANS, opCaps, type PlanName } from '../../src/limits/plans.ts'
+import { CATALOG } from '../../src/ops/catalog.ts'
 import type { Manifest } from './kustomize.ts'
 import {
   build,
@@ -174,17 +176,50 @@ describe('manifests and code, read together', () => {
         expect(quantity(c.resources!.requests!.memory!)).toBeGreaterThanOrEqual(
           (idle + threads * perThread) * MiB,
         )
-        // at worst: every thread at its heap cap plus its 32 MiB young generation, and 256 MiB of bodies and
-        // answers on the event loop, so V8 refuses the one task (422) before the kernel kills the pod
+        // at worst: every thread at its heap cap plus its 32 MiB young generation, the memory the pools'
+        // gates admit outside the heap (argon2's and scrypt's blocks: POOL_*_OFFHEAP_MB), and 256 MiB of
+        // bodies and answers on the event loop, so V8 or the gate refuses the one task before the kernel
+        // kills the pod
         const worst =
           idle +
           pools.free.threads * (pools.free.memoryMb + 32) +
           pools.paid.threads * (pools.paid.memoryMb + 32) +
+          pools.free.offHeapMb +
+          pools.paid.offHeapMb +
           256
         expect(quantity(c.resources!.limits!.memory!), c.name).toBeGreaterThanOrEqual(worst * MiB)
         // one core per thread that computes, and the event loop's
         expect(quantity(c.resources!.limits!.cpu!), c.name).toBeGreaterThanOrEqual(pools.paid.threads + 1)
       }
+    })
+
+    it(`${o}: the gateway's off-heap budgets admit the largest hash each plan may ask (none is refused outright)`, () => {
+      const { pools } = configOf(gateway)
+      const MiB = 2 ** 20
+      // the largest argon2 and scrypt hashes each plan allows, weighed by password.hash's own model
+      const hash = CATALOG.named('password.hash')!
+      const largest = (plans: PlanName[]) =>
+        Math.max(
+          ...plans.flatMap((plan) => {
+            const caps = opCaps(hash, DEFAULT_PLANS[plan])
+            const weigh = (body: unknown) => hash.cost.memoryBytes!(body)
+            const nr = caps.password_scrypt_n_r!
+            return [
+              weigh({ algorithm: 'argon2id', params: { memory_kib: caps.password_argon2_memory_kib } }),
+              weigh({
+                algorithm: 'scrypt',
+                params: {
+                  log2_n: Math.log2(nr / 8),
+                  block_size: 8,
+                  parallelism: Math.floor(caps.password_scrypt_n_r_p! / nr),
+                },
+              }),
+            ]
+          }),
+        )
+      expect(largest(['free'])).toBeGreaterThan(0)
+      expect(pools.free.offHeapMb * MiB).toBeGreaterThanOrEqual(largest(['free']))
+      expect(pools.paid.offHeapMb * MiB).toBeGreaterThanOrEqual(largest(['pro', 'business']))
     })
 
     it(`${o}: the internal listener answers Prometheus by pod address and the admin CLI, and no rebinding name`, () => {
