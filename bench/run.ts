@@ -17,6 +17,7 @@ import { smallHash } from './small-hash.ts'
 import { smallHashRedis } from './small-hash-redis.ts'
 import { stall } from './stall.ts'
 import { streamScenario } from './stream.ts'
+import { toolboxCompress } from './toolbox-compress.ts'
 import { tracingCost } from './tracing.ts'
 
 const SCENARIOS: Scenario[] = [
@@ -36,6 +37,7 @@ const SCENARIOS: Scenario[] = [
   dataConvertScenario,
   streamScenario,
   compression,
+  toolboxCompress,
   tracingCost,
   diffMemoryScenario,
   memoryScenario,
