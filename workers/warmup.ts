@@ -29,8 +29,10 @@ function bodyAndAdded(op: AnyOp, input: Record<string, unknown>) {
 
 async function warmOne(op: AnyOp, input: Record<string, unknown>): Promise<void> {
   const context = { caps: NO_CAPS, tenant: '' }
-  answerBytes(op, await op.run(input, context), false)
   const { body, added } = bodyAndAdded(op, input)
+  // a warm input is written as a request's body is (defaults left out): the schema fills them in, as the
+  // route's validation does before an op runs
+  answerBytes(op, await op.run(withAdded(op.body.parse(body), added), context), false)
   const parsed = withAdded(parseOpBytes(op, encoder.encode(JSON.stringify(body))), added)
   answerBytes(op, await op.run(parsed, context), false)
 }

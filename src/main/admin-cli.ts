@@ -182,19 +182,32 @@ async function main(argv: string[]): Promise<number> {
   return send(parsed.call)
 }
 
+// Ends once what was written has left: stdout and stderr are pipes when a script runs the CLI, and
+// process.exit drops what is still buffered (a list of a few hundred workspaces was cut at 146 KB).
+function exit(code: number): void {
+  let pending = 2
+  const done = () => {
+    if (--pending === 0) process.exit(code)
+  }
+  process.stdout.write('', done)
+  process.stderr.write('', done)
+}
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) {
       const usage = err.command ? commandUsage(err.command) : err.group ? groupUsage(err.group) : USAGE
       process.stderr.write(`admin: ${err.message}\n\n${usage}\n`)
-      process.exit(2)
+      exit(2)
+      return
     }
     if (err instanceof Unreachable) {
       process.stderr.write(`${err.message}\n`)
-      process.exit(3)
+      exit(3)
+      return
     }
     process.stderr.write(`admin: ${err instanceof Error ? err.message : String(err)}\n`)
-    process.exit(3)
+    exit(3)
   },
 )

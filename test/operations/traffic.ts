@@ -24,6 +24,14 @@ export const FAMILY_CALLS: Call[] = [
   { path: '/v1/cron/parse', json: { expression: '*/5 * * * *' } },
   { path: '/v1/id/uuid', json: { version: 7 } },
   { path: '/v1/id/nanoid', json: {} },
+  // a stored argon2id hash of "hello" at m=64 KiB, t=1: the password panels' verifications
+  {
+    path: '/v1/password/verify',
+    json: {
+      password: 'hello',
+      hash: '$argon2id$v=19$m=64,t=1,p=1$rhWyh/K8gUWhs6LFG6kdcQ$RO4Ods9AZ1Lmrz2oT8eXBEewWh2xfhqhjS9vX8j8O7E',
+    },
+  },
 ]
 
 // Past json.patch's pool threshold (32 KiB) and under the free plan's 256 KiB body limit.

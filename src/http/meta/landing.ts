@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { okEnvelope } from '../../lib/envelope.ts'
 import { favicon } from './favicon.ts'
 
 // What a person who opens the gateway's address finds: where the reference and the console are, instead
@@ -39,7 +40,7 @@ function page(version: string): string {
 
 export async function landingRoutes(app: FastifyInstance, options: LandingOptions): Promise<void> {
   const html = page(options.version)
-  const json = JSON.stringify({ ok: true, data: { name: 'Anvil', version: options.version, ...LINKS } })
+  const json = okEnvelope(JSON.stringify({ name: 'Anvil', version: options.version, ...LINKS }))
   const icon = favicon()
 
   // a browser (it asks for text/html) gets the page; a program gets the same links as JSON
