@@ -4,7 +4,8 @@
 // whole JSON success envelope (src/lib/envelope.ts) of a body answered as JSON, made from the output's
 // pieces (in order) and the input's size, as UTF-8 bytes: from the output's bytes where that saves a string
 // of it, from the pieces themselves where that saves joining them. write, end and answer may throw an
-// AppError.
+// AppError. A chunk is a view of the stream's input ring (workers/stream.ts), valid only until the output
+// its write returns has been taken: a step that keeps bytes past that copies them.
 export interface StreamStep {
   write(chunk: Uint8Array): Iterable<Uint8Array>
   end(): Uint8Array

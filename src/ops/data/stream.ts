@@ -50,7 +50,9 @@ export function convertStep(
           limit_bytes: max,
         })
       }
-      chunks.push(chunk)
+      // a chunk is a view of the stream's ring, overwritten once this write's output is taken (StreamStep):
+      // kept, it is copied
+      chunks.push(chunk.slice())
       return []
     },
     end() {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { INPUT_WINDOW } from '../../../workers/stream-protocol.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 
 // POST /v1/data/convert through the gateway: the JSON body inline and on the pool, the raw body and the raw
@@ -98,4 +100,36 @@ describe('/v1/data/convert', () => {
     const unknown = await t.post('/v1/data/convert', { input: '{}', from: 'json', to: 'xml' })
     expect(unknown.json().error.code).toBe('ERR_VALIDATION')
   })
+})
+
+// A raw body reaches the thread through a ring of INPUT_WINDOW bytes whose pieces are overwritten once read:
+// the convert step holds the whole document, so it must copy each piece (it held views of the ring, and a
+// 5 MiB YAML body was read as the ring's last contents: "Invalid YAML at line 4").
+describe('/v1/data/convert with a raw body larger than the stream ring', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await startTestApp({
+      unthrottled: true,
+      env: { PLANS: JSON.stringify({ business: { data_max_input_bytes: 64 * 2 ** 20 } }) },
+    })
+  })
+  afterAll(() => t.close())
+
+  it('converts every byte of it, in order', async () => {
+    const item = (i: number) => `- name: svc-${i}\n  replicas: ${i % 7}\n  labels: {app: svc-${i}}\n`
+    let text = ''
+    for (let i = 0; text.length < INPUT_WINDOW + 2 ** 19; i++) text += item(i)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/data/convert?from=yaml&to=json&indent=0',
+      headers: {
+        authorization: `Bearer ${t.key}`,
+        'content-type': 'application/octet-stream',
+        accept: 'application/octet-stream',
+      },
+      payload: text,
+    })
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200)
+    expect(res.body).toBe(JSON.stringify(parse(text)))
+  }, 60_000)
 })
