@@ -2,6 +2,7 @@ import { compression } from './compression.ts'
 import { dataConvertScenario } from './data-convert.ts'
 import { diffMemoryScenario } from './diff-memory.ts'
 import { dispatch } from './dispatch.ts'
+import { firstRequest } from './first-request.ts'
 import { isolation, isolationStream } from './isolation.ts'
 import { jsonDiffLargeScenario, jsonDiffScenario } from './json-diff.ts'
 import { jsonFormatInputScenario, jsonFormatScenario } from './json-format.ts'
@@ -30,6 +31,7 @@ const SCENARIOS: Scenario[] = [
   rateLimitStacks,
   jsonDiffScenario,
   jsonDiffLargeScenario,
+  firstRequest,
   jsonFormatScenario,
   jsonFormatInputScenario,
   jsonValidateScenario,

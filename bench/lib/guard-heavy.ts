@@ -18,7 +18,7 @@ const HASHED_BYTES = 64 * MiB
 
 // One heavy request, as a client sends it, and the check its first answer must pass (a fast wrong answer
 // is no figure). `value` turns the request's time into the figure (ms, or MiB/s for a throughput).
-interface Heavy {
+export interface Heavy {
   path: string
   headers: Record<string, string>
   body: Buffer
@@ -152,7 +152,7 @@ function zstd(): Heavy {
 // (issue 23's items, with bench/json-diff.ts's edits; its flat products do not show the regression the
 // issue measured, these do: 2.1× at 10k items against 16384ed), and bench/json-format.ts's pretty API dump
 // (15 MiB of estimate, 14.6 MiB of text).
-function requests(ids: string[]): Map<string, Heavy> {
+export function requests(ids: string[]): Map<string, Heavy> {
   const out = new Map<string, Heavy>()
   let document: { text: string; expected: string } | undefined
   const doc = () => {
