@@ -99,8 +99,9 @@ export async function startGateway(
       DEFAULT_PLAN: 'business',
       ...env,
     },
-    // the whole banner (one write): the URL, then its lines up to the blank line that ends it
-    /listening on (https:\/\/127\.0\.0\.1:\d+)[\s\S]*metrics\/admin: .*\n(?:.+\n)*\n/,
+    // the whole banner (one write): the URL, then its lines up to the blank line that ends it (trees before
+    // the banner named its loopback address printed "localhost" there: a base tree may be one)
+    /listening on (https:\/\/(?:127\.0\.0\.1|localhost):\d+)[\s\S]*metrics\/admin: .*\n(?:.+\n)*\n/,
     base?.dir,
   ).catch(async (err) => {
     await rm(dataDir, { recursive: true, force: true })
@@ -139,6 +140,8 @@ export async function startGateway(
   }
   return {
     ...running,
+    // the address it listens on, whatever name the banner gave it (localhost may resolve to ::1 first)
+    url: running.url.replace('//localhost:', '//127.0.0.1:'),
     key,
     adminUrl,
     adminToken,

@@ -82,7 +82,10 @@ describe('the kustomize subset loader', () => {
 
   it('refuses what it does not implement, and a patch that would change nothing', () => {
     const dir = join(FIXTURES, '..', 'kustomize-refused')
-    for (const c of readdirSync(dir)) {
+    // each case is a folder (LICENSE.md sits beside them)
+    const cases = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory())
+    expect(cases.length).toBeGreaterThan(0)
+    for (const { name: c } of cases) {
       const phrase = readFileSync(join(dir, c, 'expected-error.txt'), 'utf8').trim()
       expect(() => kustomizeBuild(join(dir, c)), c).toThrow(phrase)
     }
