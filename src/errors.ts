@@ -309,6 +309,17 @@ export function fromErrorValue(error: ErrorValue): AppError {
   return new AppError(known.code, known.message, known.details)
 }
 
+// A task whose off-heap memory (argon2's, scrypt's) is more than its plan's pool holds at once: it could
+// never run, so it is refused as a budget (422), not as load (503 with Retry-After would invite retries
+// that can never succeed). Said by the submitter, or by the thread once a body parsed there says how much.
+export function overMemoryBudget(subject: string, bytes: number, budgetBytes: number): AppError {
+  return new AppError(
+    'ERR_COMPUTE_LIMIT',
+    `${subject} needs ${bytes} bytes of memory at once; the plan's pool holds at most ${budgetBytes}.`,
+    { reason: 'memory', memory_bytes: bytes, pool_memory_bytes: budgetBytes },
+  )
+}
+
 // A task stopped at its compute budget, in one wording whoever stopped it: the pool killing its thread
 // (src/exec/pool-failure.ts) or a streamed body's thread stopping itself between two pieces
 // (workers/stream.ts). `subject` names the work ("The operation", "The job").

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { move, transferableSymbol, valueSymbol, workerData } from 'piscina'
-import { errorValue, isAppError } from '../src/errors.ts'
+import { errorValue, isAppError, overMemoryBudget } from '../src/errors.ts'
 import { answerBytes, parseOpBytes, withAdded } from '../src/ops/answer.ts'
 import { catalogWith } from '../src/ops/catalog.ts'
 import type { AnyOp } from '../src/ops/define.ts'
@@ -27,6 +27,13 @@ function opNamed(name: string): AnyOp {
   return op
 }
 
+// A body parsed here was admitted by the most its caps allow, clamped to the pool's budget
+// (src/exec/submit.ts): the request it turned out to be may not ask for more than was taken.
+function holdToMemory(op: AnyOp, input: unknown, taken: number): void {
+  const needs = op.cost.memoryBytes?.(input) ?? 0
+  if (needs > taken) throw overMemoryBudget('The operation', needs, taken)
+}
+
 // The progress callback of a task's operation: into the task's slot of the pool's progress board, read by
 // whoever waits for it (src/exec/progress-board.ts). None outside a pool (tests call the entry directly).
 function progressOf(slot: number | undefined): ((fraction: number) => void) | undefined {
@@ -41,7 +48,9 @@ async function work(task: Task): Promise<{ value?: unknown; json?: string; bytes
     case 'op': {
       const op = opNamed(task.op)
       const body = task.raw === undefined ? task.input : parseOpBytes(op, task.raw)
-      const value = await op.run(withAdded(body, task.with), { caps: task.caps, tenant: task.tenant })
+      const input = withAdded(body, task.with)
+      if (task.memoryBytes !== undefined) holdToMemory(op, input, task.memoryBytes)
+      const value = await op.run(input, { caps: task.caps, tenant: task.tenant })
       return { bytes: answerBytes(op, value, task.octets) }
     }
     // loaded on a thread's first job task: a thread that only serves requests boots without it

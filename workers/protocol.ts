@@ -40,6 +40,9 @@ export type Task =
       caps: Readonly<Record<string, number>>
       // the workspace (OpContext.tenant)
       tenant: string
+      // for a body parsed here, the off-heap bytes its admission took (src/exec/submit.ts): a parsed request
+      // whose op says it needs more is refused
+      memoryBytes?: number
       slot?: number
     }
   | { kind: 'job.prepare'; raw: Uint8Array; slot?: number }

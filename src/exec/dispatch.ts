@@ -69,11 +69,18 @@ function isPromise(value: unknown): value is Promise<unknown> {
 // What the task will hold outside the V8 heap (the pool admits it by that, memory-gate.ts): what its input
 // asks, or for a body parsed on the thread the most its caps allow (the whole budget when the op cannot
 // say, so it runs alone rather than unaccounted).
-function offHeapBytes(work: OpWork, input: unknown, caps: Readonly<Record<string, number>>): number {
+function offHeapBytes(
+  work: OpWork,
+  input: unknown,
+  caps: Readonly<Record<string, number>>,
+): { memoryBytes: number; memoryBound: boolean } {
   const cost = work.op.cost
-  if (cost.memoryBytes === undefined) return 0
-  if (!work.raw) return cost.memoryBytes(input)
-  return cost.memoryCap ? cost.memoryCap(caps) : Number.POSITIVE_INFINITY
+  if (cost.memoryBytes === undefined) return { memoryBytes: 0, memoryBound: false }
+  if (!work.raw) return { memoryBytes: cost.memoryBytes(input), memoryBound: false }
+  return {
+    memoryBytes: cost.memoryCap ? cost.memoryCap(caps) : Number.POSITIVE_INFINITY,
+    memoryBound: true,
+  }
 }
 
 // Whether the answer is still to come (pool work, an asynchronous op) rather than there now.
@@ -131,7 +138,7 @@ export function createDispatcher(pools: PoolSet, metrics: PoolMetrics): Dispatch
       budgetMs: ctx.limits.compute_budget_ms,
       reservation: ctx.execution.reservation,
       count: { metrics, op: op.name },
-      memoryBytes: offHeapBytes(work, input, task.caps),
+      ...offHeapBytes(work, input, task.caps),
     })
     if (outcome.ok) {
       const { reply, pool: where, waitMs, runMs } = outcome

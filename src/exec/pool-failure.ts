@@ -1,4 +1,4 @@
-import { AppError, type ErrorValue, fromErrorValue, overTimeBudget } from '../errors.ts'
+import { AppError, type ErrorValue, fromErrorValue, overMemoryBudget, overTimeBudget } from '../errors.ts'
 import type { PoolOutcome } from './metrics.ts'
 import { QUEUE_TIMEOUT } from './start-board.ts'
 
@@ -6,6 +6,8 @@ import { QUEUE_TIMEOUT } from './start-board.ts'
 // - refused: the task's own answer, an expected failure (bad input, an op's limit) sent back as a value
 // - overloaded: refused before it ran (the pool's places were taken, or it waited too long for a thread):
 //   load, not the task's cost, and worth retrying shortly
+// - memory: refused before it ran: it needs more off-heap memory than the pool's whole budget, so it never
+//   could run (not worth retrying)
 // - timeout: killed at its compute budget (Piscina terminates the thread and starts a replacement)
 // - oom: its thread ran out of memory (the thread is replaced)
 // - stopped: the caller gave up on it (shutdown, a job cancelled, the client gone); nothing about the task
@@ -14,6 +16,7 @@ import { QUEUE_TIMEOUT } from './start-board.ts'
 export type PoolFailure =
   | { kind: 'refused'; error: ErrorValue }
   | { kind: 'overloaded' }
+  | { kind: 'memory'; bytes: number; budgetBytes: number }
   | { kind: 'timeout'; budgetMs: number; bytesProcessed?: number }
   | { kind: 'oom' }
   | { kind: 'stopped'; cause: unknown }
@@ -73,6 +76,13 @@ export const POOL_FAILURES: { readonly [K in PoolFailureKind]: Row<K> } = {
     dispatched: false,
     threadLost: false,
     jobReason: undefined,
+  },
+  memory: {
+    error: (f, w) => overMemoryBudget(w.subject, f.bytes, f.budgetBytes),
+    outcome: 'error',
+    dispatched: false,
+    threadLost: false,
+    jobReason: 'operation',
   },
   timeout: {
     error: (f, w) =>
@@ -137,7 +147,7 @@ export function classifyPoolFailure(
   err: unknown,
   abortReason?: unknown,
   stopped = false,
-): Exclude<PoolFailureKind, 'refused'> {
+): Exclude<PoolFailureKind, 'refused' | 'memory'> {
   if (err instanceof Error && err.message === QUEUE_FULL_MESSAGE) return 'overloaded'
   if (isAbort(err)) {
     if (abortReason === QUEUE_TIMEOUT) return 'overloaded'

@@ -49,6 +49,10 @@ export interface Submission extends Tenant {
   // what the task holds outside the V8 heap while it runs (argon2's and scrypt's memory): taken from the
   // pool's memory budget before it runs, given back when it ends (memory-gate.ts)
   memoryBytes?: number
+  // true when memoryBytes is only the most the task may hold (a body parsed on the thread, whose request is
+  // not known yet; Infinity when the op cannot say): then at most the pool's budget is taken, and the
+  // thread refuses a request that asks more than was taken (workers/entry.ts)
+  memoryBound?: boolean
 }
 
 type Replied<R> = Extract<R, { ok: true }>
@@ -116,10 +120,25 @@ export async function submit(
     metrics.failed('overloaded', undefined)
     return { ok: false, failure: { kind: 'overloaded' }, pool: pool.name }
   }
+  // admission by memory: wait (as long as a task may wait for a thread) for the off-heap memory it needs.
+  // More than the whole budget never fits: a known need is refused now (422, not worth retrying); a bound
+  // (an unknown amount included) is charged the whole budget, the task then running alone, and the thread
+  // holds the parsed request to what was taken.
+  let bytes = s.memoryBytes ?? 0
+  if (bytes > pool.memory.budget) {
+    if (!s.memoryBound) {
+      metrics.failed('memory', undefined)
+      return {
+        ok: false,
+        failure: { kind: 'memory', bytes, budgetBytes: pool.memory.budget },
+        pool: pool.name,
+      }
+    }
+    bytes = pool.memory.budget
+  }
+  if (s.memoryBound && task.kind === 'op') task.memoryBytes = bytes
   if (!pool.admission.start(s.reservation ?? undefined, s.workspaceId)) return refused()
-  // admission by memory: wait (as long as a task may wait for a thread) for the off-heap memory it needs
-  // (an unknown amount, Infinity, is charged the whole budget: the task then runs alone)
-  const bytes = s.memoryBytes === Number.POSITIVE_INFINITY ? pool.memory.budget : (s.memoryBytes ?? 0)
+  // wait (as long as a task may wait for a thread) for the off-heap memory
   const granted = pool.memory.acquire(s.workspaceId, bytes, Math.max(s.budgetMs, MIN_QUEUE_WAIT_MS))
   if (granted !== true && !(await granted)) {
     pool.admission.finish(s.workspaceId)

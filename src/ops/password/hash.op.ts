@@ -22,6 +22,7 @@ export default defineOp({
       'ERR_PASSWORD_TOO_LONG',
       'ERR_INVALID_PASSWORD',
       'ERR_INVALID_ENCODING',
+      'ERR_COMPUTE_LIMIT',
       'ERR_OVERLOADED',
     ],
   },

@@ -23,6 +23,7 @@ export default defineOp({
       'ERR_PLAN_CAP',
       'ERR_PASSWORD_TOO_LONG',
       'ERR_INVALID_ENCODING',
+      'ERR_COMPUTE_LIMIT',
       'ERR_OVERLOADED',
     ],
   },
