@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { startRedis } from '../test/helpers/redis-server.ts'
 import { prepareBaseTree } from './lib/base-tree.ts'
-import { type LoadOptions, type LoadResult, load, median } from './lib/load.ts'
+import { type LoadOptions, type LoadResult, load, loadNode, median } from './lib/load.ts'
 import { cpuMicros } from './lib/proc-cpu.ts'
 import { startGateway, startNode } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
@@ -24,6 +24,8 @@ export interface TargetOptions {
   // a cumulative count read before and after each measured round (e.g. a Redis server's EVALSHA calls),
   // reported per request
   count?: () => Promise<number>
+  // the load's clients: autocannon (default), or ordinary Node HTTPS clients (load.ts, loadNode)
+  clients?: 'autocannon' | 'node'
 }
 
 // Requests per second are at the mercy of whatever else shares the machine; CPU time per request of
@@ -63,7 +65,7 @@ export class Target {
     const before = this.#pids.map(cpuMicros)
     const r = clean(
       this.label,
-      await load({
+      await (this.#options.clients === 'node' ? loadNode : load)({
         url: `${this.url}/v1/hash/sha256`,
         headers: this.headers,
         body,
@@ -179,6 +181,10 @@ export const smallHashRedis: Scenario = {
       const floorBatched = started(
         await startNode('bench/baselines/floor-redis.ts', { ...floorEnv, FLOOR_BATCH: '1' }, ready),
       )
+      // issue 41's floor: the same, its decision a one-line script (batched per turn)
+      const floorOneLine = started(
+        await startNode('bench/baselines/floor-redis.ts', { ...floorEnv, FLOOR_SCRIPT: 'oneline' }, ready),
+      )
       const json = { 'content-type': 'application/json' }
       const key = (k: string) => ({ ...json, authorization: `Bearer ${k}` })
       const calls = evalshaCalls(stats)
@@ -188,8 +194,16 @@ export const smallHashRedis: Scenario = {
           connections,
           count: calls,
         })
-      const embeddedAt = (connections: number, label = 'Anvil gateway (embedded)') =>
-        new Target(label, embedded.url, key(embedded.key), [embedded.child.pid], at(connections))
+      const embeddedAt = (connections: number, label = 'Anvil gateway (embedded)', clients?: 'node') =>
+        new Target(label, embedded.url, key(embedded.key), [embedded.child.pid], { connections, clients })
+      const oneLineAt = (connections: number, label: string, clients?: 'node') =>
+        new Target(label, floorOneLine.url, key(onRedis.key), [floorOneLine.child.pid, redis.child.pid], {
+          connections,
+          count: evalshaCalls(stats),
+          clients,
+        })
+      const bareAt = (connections: number, label: string, clients?: 'node') =>
+        new Target(label, bare.url, json, [bare.child.pid], { connections, clients })
       const targets = [
         new Target('bare Fastify TLS', bare.url, json, [bare.child.pid], at(CONNECTIONS)),
         new Target(
@@ -208,6 +222,7 @@ export const smallHashRedis: Scenario = {
         ),
         onRedisAt(CONNECTIONS),
         embeddedAt(CONNECTIONS),
+        oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script (batched)'),
         ...(before && base && redisBefore && statsBefore
           ? [
               new Target(
@@ -239,15 +254,33 @@ export const smallHashRedis: Scenario = {
         embeddedAt(c, `Anvil gateway (embedded), ${c} connection${c === 1 ? '' : 's'}`),
         ...beforeAt(c),
       ])
-      await alternate(sweep.flat(), body)
-      const [b, f, fb, r, e] = targets as [Target, Target, Target, Target, Target]
-      const old = targets[5]
+      // one connection: the one-line floor and bare Fastify beside the gateway (issue 41's targets there)
+      const single = [
+        oneLineAt(1, 'floor on Redis, a one-line script, 1 connection'),
+        bareAt(1, 'bare Fastify TLS, 1 connection'),
+      ]
+      // sixteen ordinary Node HTTPS clients instead of autocannon (fewer decisions share a turn)
+      const ordinary = [
+        new Target(
+          'Anvil gateway (Redis), 16 Node HTTPS clients',
+          onRedis.url,
+          key(onRedis.key),
+          [onRedis.child.pid, redis.child.pid],
+          { connections: CONNECTIONS, count: calls, clients: 'node' },
+        ),
+        embeddedAt(CONNECTIONS, 'Anvil gateway (embedded), 16 Node HTTPS clients', 'node'),
+        oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script, 16 Node HTTPS clients', 'node'),
+      ]
+      await alternate([...sweep.flat(), ...single, ...ordinary], body)
+      const [b, f, fb, r, e, one] = targets as [Target, Target, Target, Target, Target, Target]
+      const old = targets[6]
       const rows: ScenarioRow[] = [
         ...b.rows(['server']),
         ...f.rows(['server', 'redis-server']),
         ...fb.rows(['server', 'redis-server']),
         ...r.rows(['gateway', 'redis-server']),
         ...e.rows(['gateway']),
+        ...one.rows(['server', 'redis-server']),
         ...(old ? old.rows(['gateway', 'redis-server']) : []),
         { label: 'gateway (Redis) ÷ bare, Node CPU', value: r.cpu() / b.cpu(), unit: '× (target ≤ 1.4)' },
         {
@@ -293,6 +326,39 @@ export const smallHashRedis: Scenario = {
           })
         }
       }
+      // issue 41: redis-server CPU per request through the gateway, each beside the one-line floor of the
+      // same load; at one connection the gateway's Node CPU on Redis against embedded, beside what the
+      // floor's round trip would add to the embedded gateway ((one-line floor − bare) + embedded)
+      const [single1, bare1] = single as [Target, Target]
+      const [or, oe, oo] = ordinary as [Target, Target, Target]
+      const [r1, e1] = sweep[0] as [Target, Target]
+      rows.push(
+        ...single1.rows(['server', 'redis-server']),
+        ...bare1.rows(['server']),
+        ...or.rows(['gateway', 'redis-server']),
+        ...oe.rows(['gateway']),
+        ...oo.rows(['server', 'redis-server']),
+        {
+          label: 'issue 41: redis-server µs/request, 16 autocannon connections: gateway | one-line floor',
+          value: r.cpu(1),
+          unit: `µs | ${one.cpu(1).toFixed(1)} µs (target ≤ 10)`,
+        },
+        {
+          label: 'issue 41: redis-server µs/request, 16 Node HTTPS clients: gateway | one-line floor',
+          value: or.cpu(1),
+          unit: `µs | ${oo.cpu(1).toFixed(1)} µs (target ≤ 10)`,
+        },
+        {
+          label: 'issue 41: redis-server µs/request, 1 connection: gateway | one-line floor',
+          value: r1.cpu(1),
+          unit: `µs | ${single1.cpu(1).toFixed(1)} µs (target ≤ 30)`,
+        },
+        {
+          label: 'issue 41: Node CPU Redis ÷ embedded, 1 connection: gateway | floor',
+          value: r1.cpu() / e1.cpu(),
+          unit: `× | ${((e1.cpu() + single1.cpu() - bare1.cpu()) / e1.cpu()).toFixed(2)}× (target ≤ 1.3)`,
+        },
+      )
       return { rows, ratio: b.cpu() / r.cpu() }
     } finally {
       await Promise.all(running.map((x) => x.stop()))
