@@ -9,6 +9,9 @@ import type { Scenario } from './lib/scenario.ts'
 
 const MiB = 1024 * 1024
 const WARM_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
+// fresh gateways, each giving one first request per op: one sample on a 2-core machine is not a figure
+// (the same first request measured 98-146 ms on successive starts), so the median of their firsts
+const FRESH = Number(process.env.BENCH_FRESH ?? 3)
 // issue 41: the first request of each heavy op after /readyz answers 200 ≤ 1.5× its warm median
 const TARGET = 1.5
 // the guard's heavy requests (bench/lib/guard-heavy.ts), each checked: 10k and 100k diffs, a 15 MiB
@@ -65,17 +68,29 @@ export const firstRequest: Scenario = {
     text: `first ≤ ${TARGET}× warm for every op (ratio = warm ÷ first, worst op)`,
   },
   async run() {
-    const m = await measure()
+    const starts: Awaited<ReturnType<typeof measure>>[] = []
+    for (let i = 0; i < FRESH; i++) starts.push(await measure())
+    const m = IDS.map((id) => {
+      const of = (pick: (c: { first: number; warm: number }) => number) =>
+        median(starts.map((s) => pick(s.find((c) => c.id === id)!)))
+      const firsts = starts.map((s) => s.find((c) => c.id === id)!.first)
+      return { id, first: of((c) => c.first), warm: of((c) => c.warm), firsts }
+    })
     for (const c of m) {
       const times = c.first / c.warm
       process.stdout.write(
-        `  ${c.id}: first ${c.first.toFixed(0)} ms, warm ${c.warm.toFixed(0)} ms = ${times.toFixed(2)}× — ` +
+        `  ${c.id}: first ${c.first.toFixed(0)} ms (median of ${c.firsts.map((f) => f.toFixed(0)).join(', ')}), ` +
+          `warm ${c.warm.toFixed(0)} ms = ${times.toFixed(2)}× — ` +
           `${times <= TARGET ? 'meets' : 'MISSES'} target (≤ ${TARGET}×)\n`,
       )
     }
     return {
       rows: m.flatMap((c) => [
-        { label: `${c.id}, first after /readyz`, value: c.first, unit: 'ms' },
+        {
+          label: `${c.id}, first after /readyz (median of ${FRESH} fresh gateways)`,
+          value: c.first,
+          unit: 'ms',
+        },
         { label: `${c.id}, warm median`, value: c.warm, unit: 'ms' },
       ]),
       ratio: Math.min(...m.map((c) => c.warm / c.first)),

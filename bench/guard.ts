@@ -5,6 +5,7 @@ import { cpus, loadavg } from 'node:os'
 import { type BaseTree, prepareBaseTree } from './lib/base-tree.ts'
 import { type Measure, runGuard } from './lib/guard-compare.ts'
 import { GUARDED } from './lib/guard-figures.ts'
+import { measureFirst } from './lib/guard-first.ts'
 import { measureHeavy } from './lib/guard-heavy.ts'
 import { type GuardInfo, type GuardReport, textTable, writeGuardReport } from './lib/guard-report.ts'
 import { measureSmall } from './lib/guard-small.ts'
@@ -88,6 +89,7 @@ try {
   const measure: Measure = (group, wanted) => {
     if (group === 'small') return measureSmall(trees, wanted)
     if (group === 'heavy') return measureHeavy(trees, wanted)
+    if (group === 'first') return measureFirst(trees, wanted)
     return measureStall(trees, wanted, log)
   }
   const run = await runGuard(figures, measure, log)

@@ -16,6 +16,8 @@ interface Target {
   // the processes whose CPU a request costs: the gateway, and its redis-server on Redis
   pids: (number | undefined)[]
   rounds: number
+  // the load's connections (autocannon's default here: 32)
+  connections?: number
 }
 
 // One load run (autocannon, 32 connections, HTTP/1.1 over TLS) of POST /v1/hash/sha256 with a tiny body:
@@ -27,6 +29,7 @@ async function cpuPerRequest(t: Target, seconds: number): Promise<number> {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${t.gateway.key}` },
     body: BODY,
     duration: seconds,
+    ...(t.connections ? { connections: t.connections } : {}),
   })
   const after = t.pids.map(cpuMicros)
   let r: LoadResult
@@ -40,7 +43,7 @@ async function cpuPerRequest(t: Target, seconds: number): Promise<number> {
   return used / r.requests
 }
 
-// cpu-small-embedded and cpu-small-redis: per tree a gateway on the embedded store, and one on Redis with
+// cpu-small-embedded, cpu-small-redis and cpu-small-redis-1 (one connection): per tree a gateway on the embedded store, and one on Redis with
 // a redis-server of its own; each load run with every other gateway frozen (focus). One redis-server per tree rather than one shared: a gateway writes its first
 // workspace and key into its store at its first start (a second gateway on the same Redis would find the
 // first one's), and each tree's Redis CPU is then exactly the CPU its gateway's requests cost, read from
@@ -57,7 +60,7 @@ export async function measureSmall(trees: GuardTrees, wanted: { spec: FigureSpec
           const gateway = await startTreeGateway(tree, { LOG_LEVEL: 'info' })
           started.push(gateway)
           targets.push({ id: spec.id, tree: name, gateway, pids: [gateway.child.pid], rounds })
-        } else if (spec.id === 'cpu-small-redis') {
+        } else if (spec.id === 'cpu-small-redis' || spec.id === 'cpu-small-redis-1') {
           const redis = await startRedis()
           redises.push(redis)
           const gateway = await startTreeGateway(tree, { LOG_LEVEL: 'info', REDIS_URL: redis.url })
@@ -68,6 +71,7 @@ export async function measureSmall(trees: GuardTrees, wanted: { spec: FigureSpec
             gateway,
             pids: [gateway.child.pid, redis.child.pid],
             rounds,
+            ...(spec.id === 'cpu-small-redis-1' ? { connections: 1 } : {}),
           })
         } else {
           throw new Error(`measureSmall: no such figure ${spec.id}`)

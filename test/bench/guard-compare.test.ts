@@ -308,11 +308,13 @@ describe('the guarded figures and the base', () => {
     expect(GUARDED.map((f) => f.id)).toEqual([
       'cpu-small-embedded',
       'cpu-small-redis',
+      'cpu-small-redis-1',
       'diff-10k',
       'diff-100k',
       'minify-raw',
       'minify-input',
       'sha256-raw',
+      'first-diff-10k',
       'argon2id-hash',
       'validate-1k',
       'convert-yaml',
