@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { compileEcma, RegexSyntaxError } from '../../../src/ops/json/regex/ecma.ts'
-import { compileIRegexp } from '../../../src/ops/json/regex/iregexp.ts'
-import { RegexRefused } from '../../../src/ops/json/regex/linear.ts'
+import { compileIRegexp, iregexpToRe2 } from '../../../src/ops/json/regex/iregexp.ts'
+import { compileRe2, RegexRefused } from '../../../src/ops/json/regex/linear.ts'
 
 // The translations to RE2 keep the dialects' meaning: each case is checked against V8's own RegExp (the
 // ECMA-262 engine, with the u flag) on both engines the validator may pick.
@@ -80,5 +80,48 @@ describe('I-Regexp (RFC 9485) on RE2', () => {
     for (const p of ['\\d', '(?=a)', 'a*?', 'a++', '(?:a)', '[\\d]', '\\p{Greek}', 'a{1,2'])
       expect(compileIRegexp(p)).toBeUndefined()
     for (const p of ['\\p{Lu}', '[a-z\\-]', '[^.]', 'a{2}', '\\.\\n']) expect(compileIRegexp(p)).toBeDefined()
+  })
+
+  it('runs a pattern with no quantifier or alternation on V8, meaning what it means on RE2', () => {
+    const inputs = [
+      'pro',
+      'a pro',
+      'prox',
+      'ab',
+      'xab',
+      'a\u2028c',
+      'a\nc',
+      'a\rc',
+      'abc',
+      '😀',
+      'é😀',
+      'É.',
+      '^x$',
+    ]
+    inputs.push('\ud800', '', 'Aé.', 'q-q', 'zq', '.x', 'xx')
+    const linear = [
+      'pro$',
+      '^ab',
+      'a.c',
+      '[^.]x',
+      '\\p{Lu}\\.',
+      '[a-z\\-]q',
+      '\\^x',
+      '^$',
+      'é😀',
+      '^.$',
+      '\\P{L}',
+    ]
+    for (const p of linear) {
+      const re = compileIRegexp(p)!
+      expect(re.engine, p).toBe('v8')
+      const re2 = compileRe2(iregexpToRe2(p)!)
+      for (const input of inputs) {
+        expect(re.search(input), `search ${p} ${JSON.stringify(input)}`).toBe(re2.search(input))
+        expect(re.whole(input), `whole ${p} ${JSON.stringify(input)}`).toBe(re2.whole(input))
+      }
+    }
+    for (const p of ['a+', 'a|b', 'a{2}', '(ab)?', 'a*b', '.*'])
+      expect(compileIRegexp(p)!.engine, p).toBe('re2')
   })
 })

@@ -151,8 +151,32 @@ class NotIRegexp extends Error {}
 export function compileIRegexp(pattern: string): LinearRegex | undefined {
   const translated = iregexpToRe2(pattern)
   if (translated === undefined) return undefined
+  let re2: LinearRegex
   try {
-    return compileRe2(translated)
+    re2 = compileRe2(translated)
+  } catch {
+    return undefined
+  }
+  return onV8(translated) ?? re2
+}
+
+// The translation's own escapes: code points, categories and \n \r \t; what is left outside them are
+// the operators the translation wrote (quantifiers, alternation, groups, classes, anchors).
+const ESCAPES = /\\(?:[xpP]\{[^}]*\}|[nrt])/g
+
+// A translated pattern with no quantifier and no alternation (`pro$`, `^[A-Z][a-z]\.`: the common search()
+// and match() of a literal) runs on V8's own RegExp instead: each match attempt has no choice to undo, so
+// V8's time is linear in the input too, and several times RE2JS's speed on short strings (issue 39's
+// search() benchmark). The same meaning: RE2's \x{…} is V8's \u{…} under the `u` flag (code points, as
+// RE2 reads them), `.` was written as the class [^\n\r], `^` and `$` anchor the whole string in both
+// (neither engine in multi-line mode), and \p{…} names the same general categories.
+function onV8(translated: string): LinearRegex | undefined {
+  if (/[*+?{|]/.test(translated.replace(ESCAPES, ''))) return undefined
+  const source = translated.replaceAll('\\x{', '\\u{')
+  try {
+    const re = new RegExp(source, 'u')
+    const whole = new RegExp(`^(?:${source})$`, 'u')
+    return { engine: 'v8', search: (input) => re.test(input), whole: (input) => whole.test(input) }
   } catch {
     return undefined
   }
