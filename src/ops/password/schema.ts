@@ -10,6 +10,7 @@ import {
   POLICY_SOURCE,
   SCRYPT_DEFAULTS,
 } from './policy.ts'
+import { SCRYPT_MAX_RP_COMPUTED } from './scrypt.ts'
 import { MAX_HASH_CHARS, PASSWORD_ALGORITHMS, type PasswordAlgorithm } from './types.ts'
 
 const MAX_U32 = 2 ** 32 - 1
@@ -145,11 +146,11 @@ export const passwordHashBody = z
           message: 'scrypt needs log2_n < 16·block_size.',
         })
       }
-      if (r * p > 2 ** 30 - 1) {
+      if (r * p > SCRYPT_MAX_RP_COMPUTED) {
         ctx.addIssue({
           code: 'custom',
           path: ['params', 'parallelism'],
-          message: 'scrypt needs block_size·parallelism < 2^30.',
+          message: `scrypt needs block_size·parallelism ≤ ${SCRYPT_MAX_RP_COMPUTED}: OpenSSL, which computes it, holds 128·r·p bytes in one buffer of at most 2^31 - 1 (RFC 7914 allows up to 2^30 - 1).`,
         })
       }
     }

@@ -8,11 +8,16 @@ import type { PasswordCaps, ScryptParams } from './types.ts'
 // RFC 7914 §2 and §6: N = 2^log2_n > 1, N < 2^(128·r/8), r·p < 2^30.
 export const SCRYPT_MAX_LOG2_N = 63
 export const SCRYPT_MAX_RP = 2 ** 30 - 1
+// What OpenSSL (node:crypto's scrypt) computes is narrower than the RFC: it holds B, p·128·r bytes, in one
+// buffer of at most INT_MAX bytes (EVP_PBE_scrypt_ex refuses more as "memory limit exceeded"), so r·p is
+// at most 16,777,215. Past it a hash cannot be made or checked here: refused with the reason, never a 500.
+export const SCRYPT_MAX_RP_COMPUTED = Math.floor((2 ** 31 - 1) / 128)
 
 export function scryptParamsProblem(params: ScryptParams): string | undefined {
   if (params.log2_n >= 16 * params.block_size)
     return 'log2_n is below 16·block_size (N < 2^(128·r/8), RFC 7914)'
-  if (params.block_size * params.parallelism > SCRYPT_MAX_RP) return 'block_size·parallelism is below 2^30'
+  if (params.block_size * params.parallelism > SCRYPT_MAX_RP_COMPUTED)
+    return `block_size·parallelism is at most ${SCRYPT_MAX_RP_COMPUTED} (what OpenSSL computes; RFC 7914 allows up to 2^30 - 1)`
   return undefined
 }
 

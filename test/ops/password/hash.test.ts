@@ -96,7 +96,7 @@ describe('password.hash with params', () => {
     expect(issues({ password: 'x', params: { memroy_kib: 8 } })).toEqual(['params'])
   })
 
-  it("refuses what the algorithms cannot compute: argon2 under 8 KiB a lane or over 255 lanes, scrypt's N ≥ 2^(16·r), r·p ≥ 2^30", () => {
+  it("refuses what the algorithms cannot compute: argon2 under 8 KiB a lane or over 255 lanes, scrypt's N ≥ 2^(16·r), r·p over OpenSSL's 2^24 - 1", () => {
     const ok = (body: unknown) => passwordHashBody.safeParse(body).success
     expect(ok({ password: 'x', params: { memory_kib: 16, parallelism: 2 } })).toBe(true)
     expect(ok({ password: 'x', params: { memory_kib: 15, parallelism: 2 } })).toBe(false)
@@ -104,11 +104,16 @@ describe('password.hash with params', () => {
     expect(ok({ password: 'x', params: { memory_kib: 2048, parallelism: 256 } })).toBe(false)
     expect(ok({ password: 'x', algorithm: 'scrypt', params: { log2_n: 15, block_size: 1 } })).toBe(true)
     expect(ok({ password: 'x', algorithm: 'scrypt', params: { log2_n: 16, block_size: 1 } })).toBe(false)
+    // OpenSSL holds 128·r·p bytes in one buffer of at most 2^31 - 1: r·p at most 2^24 - 1, narrower than
+    // RFC 7914's 2^30 - 1
     expect(
-      ok({ password: 'x', algorithm: 'scrypt', params: { block_size: 2 ** 15, parallelism: 2 ** 15 - 1 } }),
+      ok({ password: 'x', algorithm: 'scrypt', params: { block_size: 2 ** 12, parallelism: 2 ** 12 - 1 } }),
     ).toBe(true)
     expect(
-      ok({ password: 'x', algorithm: 'scrypt', params: { block_size: 2 ** 15, parallelism: 2 ** 15 } }),
+      ok({ password: 'x', algorithm: 'scrypt', params: { block_size: 2 ** 12, parallelism: 2 ** 12 } }),
+    ).toBe(false)
+    expect(
+      ok({ password: 'x', algorithm: 'scrypt', params: { block_size: 2 ** 15, parallelism: 2 ** 15 - 1 } }),
     ).toBe(false)
     expect(ok({ password: 'x', algorithm: 'bcrypt', params: { cost: 3 } })).toBe(false)
     expect(ok({ password: 'x', algorithm: 'bcrypt', params: { cost: 32 } })).toBe(false)

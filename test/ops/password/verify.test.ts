@@ -4,7 +4,9 @@ import { isAppError } from '../../../src/errors.ts'
 import { argon2Derive, formatArgon2 } from '../../../src/ops/password/argon2.ts'
 import { ab64Encode, b64Encode } from '../../../src/ops/password/b64.ts'
 import { capsOf } from '../../../src/ops/password/caps.ts'
+import { parsePhc } from '../../../src/ops/password/phc.ts'
 import { ARGON2ID_OPTIONS, needsRehash } from '../../../src/ops/password/policy.ts'
+import { parseScrypt } from '../../../src/ops/password/scrypt.ts'
 import type { PasswordCaps } from '../../../src/ops/password/types.ts'
 import { verifyMemoryBytes } from '../../../src/ops/password/verify.ts'
 import { appError, hash, NO_CAPS, verify } from '../../helpers/password.ts'
@@ -144,6 +146,8 @@ describe('a malformed hash is 400 ERR_INVALID_HASH, never a crash', () => {
     ['scrypt ln=0', scrypt('ln=0,r=8,p=1'), 'ln'],
     ['scrypt N ≥ 2^(16·r)', scrypt('ln=16,r=1,p=1'), 'params'],
     ['scrypt r·p ≥ 2^30', scrypt('ln=10,r=1073741823,p=2'), 'params'],
+    // OpenSSL computes r·p of at most 2^24 - 1 (128·r·p bytes in one buffer): past it, never a 500
+    ['scrypt r·p of 2^24, past what OpenSSL computes', scrypt('ln=10,r=4096,p=4096'), 'params'],
     ['scrypt without p', scrypt('ln=10,r=8'), 'params'],
     ['scrypt with a version', scrypt('ln=10,r=8,p=1').replace('$scrypt$', '$scrypt$v=1$'), 'v'],
     ['pbkdf2 i=0', `$pbkdf2-sha256$i=0$${SALT}$${'A'.repeat(43)}`, 'i'],
@@ -284,5 +288,16 @@ describe('the plan caps what a stored hash asks', () => {
       128 * 8 * (1024 + 2) + 128 * 8 * 2,
     )
     expect(verifyMemoryBytes({ hash: 'not a hash' })).toBe(0)
+  })
+})
+
+describe('scrypt parameters OpenSSL computes', () => {
+  it('reads a stored hash at r·p = 2^24 - 1 and refuses one at 2^24 (128·r·p bytes in one buffer of at most 2^31 - 1)', () => {
+    const salt = b64Encode(new Uint8Array(16))
+    const out = b64Encode(new Uint8Array(32))
+    expect(parseScrypt(parsePhc(`$scrypt$ln=10,r=4096,p=4095$${salt}$${out}`)).params.parallelism).toBe(4095)
+    expect(() => parseScrypt(parsePhc(`$scrypt$ln=10,r=4096,p=4096$${salt}$${out}`))).toThrow(
+      /at most 16777215/,
+    )
   })
 })
