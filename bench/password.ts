@@ -141,25 +141,30 @@ export const passwordIsolation: Scenario = {
         algorithm: 'scrypt',
         params: { log2_n: 17, block_size: 8 },
       })
+      // the paid tenant's small requests timed while each key's PER_TENANT connections flood the hash
+      const floodWith = (keys: string[]) =>
+        Promise.all([
+          probe(steady),
+          ...keys.map((key) =>
+            loadInProcess(
+              {
+                url: `${gateway.url}/v1/password/hash`,
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+                body,
+                connections: PER_TENANT,
+                duration: SECONDS,
+              },
+              FLOOD_NICE,
+            ),
+          ),
+        ])
       await warmUp(steady, 2)
       const canary = await startCanary(gateway.url)
       for (let round = 0; round < 2; round++) {
         quiet.push((await probe(steady)).p99)
         await canary.read()
         const memory = sampleRss(gateway)
-        const floods = frees.map((key) =>
-          loadInProcess(
-            {
-              url: `${gateway.url}/v1/password/hash`,
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-              body,
-              connections: PER_TENANT,
-              duration: SECONDS,
-            },
-            FLOOD_NICE,
-          ),
-        )
-        const [underFlood, ...each] = await Promise.all([probe(steady), ...floods])
+        const [underFlood, ...each] = await floodWith(frees)
         loud.push(underFlood!.p99)
         rss = Math.max(rss, memory.stop())
         stall = Math.max(stall, (await canary.read()).max)
@@ -173,22 +178,7 @@ export const passwordIsolation: Scenario = {
       // paid tenant is the 2-core machine's share of answering that many refusals and running their clients
       for (let round = 0; round < 2; round++) {
         await canary.read()
-        const floods = frees.map(() =>
-          loadInProcess(
-            {
-              url: `${gateway.url}/v1/password/hash`,
-              headers: {
-                'content-type': 'application/json',
-                authorization: `Bearer anvil_live_${'x'.repeat(32)}`,
-              },
-              body,
-              connections: PER_TENANT,
-              duration: SECONDS,
-            },
-            FLOOD_NICE,
-          ),
-        )
-        const [underFloor, ...each] = await Promise.all([probe(steady), ...floods])
+        const [underFloor, ...each] = await floodWith(frees.map(() => `anvil_live_${'x'.repeat(32)}`))
         floorP99.push(underFloor!.p99)
         floorRps = each.reduce((a, f) => a + f.rps, 0)
         floorStall = Math.max(floorStall, (await canary.read()).max)

@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:https'
 import autocannon from 'autocannon'
 
 export interface LoadResult {
@@ -52,8 +53,7 @@ export function median(values: number[]): number {
 // agent). They write and parse as most API clients do, more slowly than autocannon's prepared bytes, so
 // fewer requests of different connections land in one turn of the server's event loop (issue 41 measures
 // Redis decisions with both). Latencies in milliseconds.
-export async function loadNode(options: LoadOptions & { ca?: Buffer }): Promise<LoadResult> {
-  const { request, Agent } = await import('node:https')
+export async function loadNode(options: LoadOptions): Promise<LoadResult> {
   const connections = options.connections ?? 32
   const agent = new Agent({ keepAlive: true, maxSockets: connections, rejectUnauthorized: false })
   const deadline = performance.now() + (options.duration ?? 5) * 1000
@@ -69,7 +69,6 @@ export async function loadNode(options: LoadOptions & { ca?: Buffer }): Promise<
           method: options.method ?? 'POST',
           headers: options.headers,
           agent,
-          ...(options.ca ? { ca: options.ca } : {}),
         },
         (res) => {
           res.resume()

@@ -6,6 +6,17 @@ import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 // logs, the metrics and any replay. (The ops themselves: test/ops/password/.)
 const SECRET = 'Sw0rdf1sh-through-the-gateway-🔑'
 
+// An argon2id hash of `memory_kib` KiB (one pass) for the key; `padding` spaces after the body push it past
+// the inline bound, so that it is read as bytes and parsed on the pool thread.
+function hashWithMemory(t: TestApp, key: string, memory_kib: number, padding = 0) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/password/hash',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    payload: `${JSON.stringify({ password: 'x', params: { memory_kib, iterations: 1 } })}${' '.repeat(padding)}`,
+  })
+}
+
 describe('/v1/password', () => {
   let t: TestApp
   let logs = ''
@@ -39,13 +50,7 @@ describe('/v1/password', () => {
 
   it("applies the plan's caps: the free plan's argon2 memory at its cap and one KiB past it", async () => {
     const free = await t.newWorkspace('free')
-    const post = (memory_kib: number) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/v1/password/hash',
-        headers: { authorization: `Bearer ${free.key}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ password: 'x', params: { memory_kib, iterations: 1 } }),
-      })
+    const post = (memory_kib: number) => hashWithMemory(t, free.key, memory_kib)
     expect((await post(65_536)).statusCode).toBe(200)
     const past = await post(65_537)
     expect(past.statusCode).toBe(422)
@@ -119,13 +124,7 @@ describe('/v1/password admission by memory', () => {
 
   it("runs hashes that fit the tier's budget, and refuses one that never could with 422 (not a 503 to retry)", async () => {
     const free = await t.newWorkspace('free')
-    const post = (memory_kib: number) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/v1/password/hash',
-        headers: { authorization: `Bearer ${free.key}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ password: 'x', params: { memory_kib, iterations: 1 } }),
-      })
+    const post = (memory_kib: number) => hashWithMemory(t, free.key, memory_kib)
     // the whole budget, twice at once: one waits for the other
     const both = await Promise.all([post(1024), post(1024)])
     expect(both.map((r) => r.statusCode)).toEqual([200, 200])
@@ -142,13 +141,7 @@ describe('/v1/password admission by memory', () => {
     const free = await t.newWorkspace('free')
     // padded past the inline bound: read as bytes and parsed on the pool thread, where the request is
     // known only after admission (charged the most its caps allow, clamped to the 1 MiB budget)
-    const post = (memory_kib: number) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/v1/password/hash',
-        headers: { authorization: `Bearer ${free.key}`, 'content-type': 'application/json' },
-        payload: `${JSON.stringify({ password: 'x', params: { memory_kib, iterations: 1 } })}${' '.repeat(200_000)}`,
-      })
+    const post = (memory_kib: number) => hashWithMemory(t, free.key, memory_kib, 200_000)
     const fits = await post(1024)
     expect(fits.statusCode).toBe(200)
     expect(fits.headers['server-timing']).toMatch(/dispatch;desc="free"/)

@@ -1,4 +1,4 @@
-import { compileRe2, type LinearRegex, RegexRefused, re2Char } from './linear.ts'
+import { compileRe2, compileV8, type LinearRegex, RegexRefused, re2Char } from './linear.ts'
 import { categoryName } from './unicode.ts'
 
 // An ECMA-262 regular expression (JSON Schema's dialect for `pattern` and `patternProperties`), read with
@@ -57,16 +57,8 @@ function complement(list: [number, number][]): [number, number][] {
 export function compileEcma(pattern: string): LinearRegex {
   const translator = new Translator(pattern)
   const re2 = compileRe2(translator.run())
-  if (translator.backtrackingIsLinear()) {
-    try {
-      const re = new RegExp(pattern, 'u')
-      const whole = new RegExp(`^(?:${pattern})$`, 'u')
-      return { engine: 'v8', search: (input) => re.test(input), whole: (input) => whole.test(input) }
-    } catch {
-      // a pattern u-mode refuses (a lone "]" or "{", which the translation reads as literals): RE2's
-    }
-  }
-  return re2
+  // a pattern u-mode refuses (a lone "]" or "{", which the translation reads as literals) stays on RE2
+  return (translator.backtrackingIsLinear() ? compileV8(pattern) : undefined) ?? re2
 }
 
 class Translator {

@@ -1,4 +1,4 @@
-import { compileRe2, type LinearRegex, re2Char } from './linear.ts'
+import { compileRe2, compileV8, type LinearRegex, re2Char } from './linear.ts'
 import { SHORT_CATEGORIES } from './unicode.ts'
 
 // I-Regexp (RFC 9485), the dialect of JSONPath's match() and search() (RFC 9535 §2.4.6, 2.4.7), checked
@@ -157,7 +157,7 @@ export function compileIRegexp(pattern: string): LinearRegex | undefined {
   } catch {
     return undefined
   }
-  return onV8(translated) ?? re2
+  return (choiceFree(translated) ? compileV8(toV8(translated)) : undefined) ?? re2
 }
 
 // The translation's own escapes: code points, categories and \n \r \t; what is left outside them are
@@ -165,19 +165,15 @@ export function compileIRegexp(pattern: string): LinearRegex | undefined {
 const ESCAPES = /\\(?:[xpP]\{[^}]*\}|[nrt])/g
 
 // A translated pattern with no quantifier and no alternation (`pro$`, `^[A-Z][a-z]\.`: the common search()
-// and match() of a literal) runs on V8's own RegExp instead: each match attempt has no choice to undo, so
-// V8's time is linear in the input too, and several times RE2JS's speed on short strings (issue 39's
-// search() benchmark). The same meaning: RE2's \x{…} is V8's \u{…} under the `u` flag (code points, as
-// RE2 reads them), `.` was written as the class [^\n\r], `^` and `$` anchor the whole string in both
-// (neither engine in multi-line mode), and \p{…} names the same general categories.
-function onV8(translated: string): LinearRegex | undefined {
-  if (/[*+?{|]/.test(translated.replace(ESCAPES, ''))) return undefined
-  const source = translated.replaceAll('\\x{', '\\u{')
-  try {
-    const re = new RegExp(source, 'u')
-    const whole = new RegExp(`^(?:${source})$`, 'u')
-    return { engine: 'v8', search: (input) => re.test(input), whole: (input) => whole.test(input) }
-  } catch {
-    return undefined
-  }
+// and match() of a literal) runs on V8's own RegExp (linear.ts, compileV8): each match attempt has no
+// choice to undo, so V8's time is linear in the input too (issue 39's search() benchmark). Written in
+// ECMA-262 with the same meaning: RE2's \x{…} is V8's \u{…} under the `u` flag (code points, as RE2 reads
+// them), `.` was written as the class [^\n\r], `^` and `$` anchor the whole string in both (neither
+// engine in multi-line mode), and \p{…} names the same general categories.
+function choiceFree(translated: string): boolean {
+  return !/[*+?{|]/.test(translated.replace(ESCAPES, ''))
+}
+
+function toV8(translated: string): string {
+  return translated.replaceAll('\\x{', '\\u{')
 }
