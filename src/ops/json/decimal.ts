@@ -71,19 +71,39 @@ export function isIntegral(value: JsonNumber): boolean {
 
 const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
-// A plain double as an integer over a power of ten (19.99 → [1999, 2]), read from its shortest decimal
-// text without writing it: the first count of fraction digits f for which some integer N over 10^f gives
-// the double back is that text's (a smaller f would be a shorter text). N stays under 2^53, so it is exact,
-// and N / 10^f is one correctly rounded division. Undefined past 15 fraction digits or 2^53.
-function scaled(value: number): [number, number] | undefined {
-  if (Number.isSafeInteger(value)) return [value, 0]
+// A plain double as an integer over a power of ten (19.99 is 1999 over 10^2), read from its shortest
+// decimal text without writing it: the first count of fraction digits f for which some integer N over
+// 10^f gives the double back is that text's (a smaller f would be a shorter text). N stays under 2^53, so
+// it is exact, and N / 10^f is one correctly rounded division. Returns f (N is Math.round(value × 10^f)),
+// or -1 past 15 fraction digits or 2^53. No array returned: multipleOf runs it on every number checked.
+function fractionDigits(value: number): number {
+  if (Number.isSafeInteger(value)) return 0
   for (let f = 1; f < POWERS.length; f++) {
     const m = value * POWERS[f]!
-    if (!(Math.abs(m) < 2 ** 53)) return undefined
-    const n = Math.round(m)
-    if (n / POWERS[f]! === value) return [n, f]
+    if (!(Math.abs(m) < 2 ** 53)) return -1
+    if (Math.round(m) / POWERS[f]! === value) return f
   }
-  return undefined
+  return -1
+}
+
+// isMultipleOf(value, divisor) for one divisor, its scale found once (json/validate's multipleOf runs it on
+// every number of a batch).
+export function multipleOfTest(divisor: JsonNumber): (value: JsonNumber) => boolean {
+  const fd = typeof divisor === 'number' ? fractionDigits(divisor) : -1
+  if (fd < 0 || Number.isSafeInteger(divisor)) return (value) => isMultipleOf(value, divisor)
+  const scaledDivisor = Math.round((divisor as number) * POWERS[fd]!)
+  return (value) => {
+    if (typeof value === 'number') {
+      const fv = fractionDigits(value)
+      if (fv >= 0) {
+        const k = Math.max(fv, fd)
+        const a = Math.round(value * POWERS[fv]!) * POWERS[k - fv]!
+        const b = scaledDivisor * POWERS[k - fd]!
+        if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return a % b === 0
+      }
+    }
+    return isMultipleOf(value, divisor)
+  }
 }
 
 // Whether the value is an integer multiple of a positive divisor, exactly: 19.99 is a multiple of 0.01.
@@ -91,12 +111,12 @@ export function isMultipleOf(value: JsonNumber, divisor: JsonNumber): boolean {
   if (typeof value === 'number' && typeof divisor === 'number') {
     if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0
     // both as integers over the same power of ten, when that stays exact: 1999 % 1 for 19.99 and 0.01
-    const v = scaled(value)
-    const d = v === undefined ? undefined : scaled(divisor)
-    if (v !== undefined && d !== undefined) {
-      const k = Math.max(v[1], d[1])
-      const a = v[0] * POWERS[k - v[1]]!
-      const b = d[0] * POWERS[k - d[1]]!
+    const fv = fractionDigits(value)
+    const fd = fv < 0 ? -1 : fractionDigits(divisor)
+    if (fd >= 0) {
+      const k = Math.max(fv, fd)
+      const a = Math.round(value * POWERS[fv]!) * POWERS[k - fv]!
+      const b = Math.round(divisor * POWERS[fd]!) * POWERS[k - fd]!
       if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return a % b === 0
     }
   }

@@ -1,7 +1,7 @@
 import { compileEcma, RegexSyntaxError } from '../regex/ecma.ts'
 import { type LinearRegex, RegexRefused } from '../regex/linear.ts'
 import { isObject, type JsonObject } from '../value.ts'
-import { type Context, Evaluated } from './context.ts'
+import { type Context, Evaluated, type Hop } from './context.ts'
 import { SchemaError } from './errors.ts'
 import { KEYWORDS, LAST } from './keyword-index.ts'
 import { type Place, Registry, type Resource } from './resources.ts'
@@ -149,14 +149,42 @@ export class Compiler {
     }
     const all = [...checks, ...last]
     const tracks = last.length > 0
-    const entered: Resource | undefined =
-      place.pointer === '' && resource.root === schema ? resource : undefined
+    // the resource this schema is the root of, as the hop its check takes (one object, not one a call)
+    const entered: Hop | undefined =
+      place.pointer === '' && resource.root === schema ? { resource } : undefined
+    // the common schema, which enters no resource and tracks nothing, with one to three keywords: its checks
+    // called directly, each one whatever the others answered (every failure is reported)
+    if (!tracks && entered === undefined && all.length <= 3) {
+      const [a, b, c] = all
+      if (a === undefined)
+        return (_instance, cx) => {
+          cx.step()
+          return true
+        }
+      if (b === undefined)
+        return (instance, cx, ev) => {
+          cx.step()
+          return a(instance, cx, ev)
+        }
+      if (c === undefined)
+        return (instance, cx, ev) => {
+          cx.step()
+          const first = a(instance, cx, ev)
+          return b(instance, cx, ev) && first
+        }
+      return (instance, cx, ev) => {
+        cx.step()
+        const first = a(instance, cx, ev)
+        const second = b(instance, cx, ev)
+        return c(instance, cx, ev) && first && second
+      }
+    }
     return (instance, cx, ev) => {
       cx.step()
       // unevaluated* read what the other keywords evaluated here, so they are collected even if the
       // enclosing schema does not ask
       const own = tracks ? new Evaluated() : ev
-      if (entered !== undefined) cx.hop({ resource: entered, depth: cx.path.length })
+      if (entered !== undefined) cx.hop(entered)
       let valid = true
       for (let i = 0; i < all.length; i++) if (!all[i]!(instance, cx, own)) valid = false
       if (entered !== undefined) cx.unhop()

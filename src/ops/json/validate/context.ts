@@ -13,8 +13,6 @@ export interface Hop {
   from?: string
   keyword?: string
   to?: string
-  // the instance depth when the hop was taken
-  depth: number
 }
 
 // Annotations that unevaluatedProperties and unevaluatedItems read: which members and items of the
@@ -70,7 +68,7 @@ export class Context {
   constructor(maxErrors: number, maxSteps: number, root: Resource) {
     this.maxErrors = maxErrors
     this.maxSteps = maxSteps
-    this.hops.push({ resource: root, depth: 0 })
+    this.hops.push({ resource: root })
   }
 
   step(): void {

@@ -1,3 +1,4 @@
+import { jsonEqual } from '../value.ts'
 import type { Check, KeywordCompiler, Node, Site } from './compile.ts'
 import type { Context, Evaluated } from './context.ts'
 import { canonicalKey } from './keyword-canonical.ts'
@@ -134,12 +135,24 @@ function lengthBound(
   }
 }
 
+// up to this many items, uniqueItems compares pairs (at most 28 comparisons) instead of keying each item
+const PAIRWISE_UP_TO = 8
+
 const uniqueItems: KeywordCompiler = (site, value) => {
   if (typeof value !== 'boolean') site.invalid('uniqueItems', 'a boolean')
   if (value === false) return undefined
   const place = site.place
   return (v, cx) => {
     if (!Array.isArray(v) || v.length < 2) return true
+    // a short array pair by pair: no maps and no keys to build (a few tags, a point's coordinates)
+    if (v.length <= PAIRWISE_UP_TO) {
+      for (let j = 1; j < v.length; j++) {
+        for (let i = 0; i < j; i++) {
+          if (jsonEqual(v[i], v[j])) return cx.fail(place, 'uniqueItems', `items ${i} and ${j} are equal`)
+        }
+      }
+      return true
+    }
     // strings are their own keys; other values their canonical text (kept apart: no string collides)
     const strings = new Map<string, number>()
     const others = new Map<string, number>()

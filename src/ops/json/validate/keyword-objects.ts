@@ -2,6 +2,7 @@ import type { LinearRegex } from '../regex/linear.ts'
 import { isObject, type JsonObject } from '../value.ts'
 import type { Check, KeywordCompiler, Node, Site } from './compile.ts'
 import { count } from './keyword-values.ts'
+import { propertiesCheck, requiredCheck } from './members.ts'
 
 // Keywords on objects. Members are read as own properties only: a member named "constructor" or
 // "__proto__" is a member like any other.
@@ -26,19 +27,10 @@ function patterns(site: Site): [LinearRegex, Node][] {
 
 const properties: KeywordCompiler = (site, value) => {
   const entries = schemaMap(site, 'properties', value)
-  return (v, cx, ev) => {
-    if (!isObject(v)) return true
-    let valid = true
-    for (let i = 0; i < entries.length; i++) {
-      const [name, node] = entries[i]!
-      if (!Object.hasOwn(v, name)) continue
-      cx.enter(name)
-      if (!node.check(v[name], cx, undefined)) valid = false
-      cx.leave()
-      ev?.prop(name)
-    }
-    return valid
-  }
+  return propertiesCheck(
+    entries.map(([name]) => name),
+    entries.map(([, node]) => node),
+  )
 }
 
 const patternProperties: KeywordCompiler = (site) => {
@@ -71,7 +63,9 @@ const additionalProperties: KeywordCompiler = (site, value) => {
   return (v, cx, ev) => {
     if (!isObject(v)) return true
     let valid = true
-    for (const name of Object.keys(v)) {
+    // for-in, not Object.keys: no array a call (V8 reads its enum cache); an instance is what JSON.parse
+    // made, whose prototype has no enumerable member, so for-in sees exactly the own members
+    for (const name in v) {
       if (named.has(name) || (list.length > 0 && matches(name))) continue
       cx.enter(name)
       if (!node.check(v[name], cx, undefined)) valid = false
@@ -121,17 +115,7 @@ function names(site: Site, keyword: string, value: unknown): string[] {
 const required: KeywordCompiler = (site, value) => {
   // draft-03's boolean `required` inside properties is not a keyword of any dialect here
   if (typeof value === 'boolean' && site.dialect === 'draft-04') return undefined
-  const list = names(site, 'required', value)
-  const place = site.place
-  return (v, cx) => {
-    if (!isObject(v)) return true
-    let valid = true
-    for (const name of list) {
-      if (!Object.hasOwn(v, name))
-        valid = cx.fail(place, 'required', `the required property "${name}" is missing`)
-    }
-    return valid
-  }
+  return requiredCheck(names(site, 'required', value), site.place)
 }
 
 function dependentNames(site: Site, keyword: string, map: JsonObject, name: string): Check {

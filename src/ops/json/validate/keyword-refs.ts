@@ -1,5 +1,5 @@
 import type { Check, KeywordCompiler, Node, Site } from './compile.ts'
-import type { Context } from './context.ts'
+import type { Context, Hop } from './context.ts'
 import { SchemaError } from './errors.ts'
 import { type BadUri, resolveUri, splitFragment } from './uri.ts'
 
@@ -27,11 +27,26 @@ function target(site: Site, keyword: string, ref: string): { uri: string; node: 
   return { uri, node: site.compiler.node(found.schema, found.place) }
 }
 
-function follow(site: Site, keyword: string, pick: (cx: Context) => Node): Check {
-  const from = site.place.doc
+function hopTo(site: Site, keyword: string, node: Node): Hop {
+  return { resource: node.place.resource, from: site.place.doc, keyword, to: node.place.doc }
+}
+
+// A reference whose target is known when it is compiled: its hop is one object, not one a call.
+function follow(site: Site, keyword: string, node: Node): Check {
+  const hop = hopTo(site, keyword, node)
+  return (v, cx, ev) => {
+    cx.hop(hop)
+    const valid = node.check(v, cx, ev)
+    cx.unhop()
+    return valid
+  }
+}
+
+// One whose target the dynamic scope picks as it is taken.
+function followDynamic(site: Site, keyword: string, pick: (cx: Context) => Node): Check {
   return (v, cx, ev) => {
     const node = pick(cx)
-    cx.hop({ resource: node.place.resource, from, keyword, to: node.place.doc, depth: cx.path.length })
+    cx.hop(hopTo(site, keyword, node))
     const valid = node.check(v, cx, ev)
     cx.unhop()
     return valid
@@ -43,7 +58,7 @@ const ref: KeywordCompiler = (site, value) => {
   // a target still being compiled (a reference to an enclosing schema) is the node begun: its check is
   // read when the reference is taken
   const { node } = target(site, '$ref', value as string)
-  return follow(site, '$ref', () => node)
+  return follow(site, '$ref', node)
 }
 
 // 2020-12: to the anchor the reference names, unless the dynamic scope has an outer resource with a
@@ -59,9 +74,9 @@ const dynamicRef: KeywordCompiler = (site, value) => {
     typeof schema === 'object' &&
     schema !== null &&
     (schema as Record<string, unknown>)['$dynamicAnchor'] === fragment
-  if (!dynamic) return follow(site, '$dynamicRef', () => initial.node)
+  if (!dynamic) return follow(site, '$dynamicRef', initial.node)
   const compiler = site.compiler
-  return follow(site, '$dynamicRef', (cx) => {
+  return followDynamic(site, '$dynamicRef', (cx) => {
     for (const hop of cx.hops) {
       const anchored = hop.resource.dynamicAnchors.get(fragment)
       if (anchored !== undefined)
@@ -76,9 +91,9 @@ const dynamicRef: KeywordCompiler = (site, value) => {
 const recursiveRef: KeywordCompiler = (site, value) => {
   if (value !== '#') site.invalid('$recursiveRef', '"#"')
   const initial = target(site, '$recursiveRef', '#')
-  if (!initial.node.place.resource.recursiveAnchor) return follow(site, '$recursiveRef', () => initial.node)
+  if (!initial.node.place.resource.recursiveAnchor) return follow(site, '$recursiveRef', initial.node)
   const compiler = site.compiler
-  return follow(site, '$recursiveRef', (cx) => {
+  return followDynamic(site, '$recursiveRef', (cx) => {
     for (const hop of cx.hops) {
       if (hop.resource.recursiveAnchor) {
         return compiler.node(

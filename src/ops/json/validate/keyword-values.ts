@@ -1,4 +1,4 @@
-import { compareNumbers, isIntegral, isMultipleOf, type JsonNumber, numberText } from '../decimal.ts'
+import { compareNumbers, isIntegral, type JsonNumber, multipleOfTest, numberText } from '../decimal.ts'
 import { isJsonNumber, isRawNumber } from '../number.ts'
 import { isObject, jsonEqual } from '../value.ts'
 import type { KeywordCompiler, Site } from './compile.ts'
@@ -39,6 +39,26 @@ function hasType(value: unknown, type: string, isInteger: (v: JsonNumber) => boo
   }
 }
 
+// One type's test, chosen when the schema is compiled rather than by name on every value.
+function typeTest(type: string, isInteger: (v: JsonNumber) => boolean): (value: unknown) => boolean {
+  switch (type) {
+    case 'string':
+      return (v) => typeof v === 'string'
+    case 'object':
+      return isObject
+    case 'array':
+      return Array.isArray
+    case 'boolean':
+      return (v) => typeof v === 'boolean'
+    case 'null':
+      return (v) => v === null
+    case 'number':
+      return isJsonNumber
+    default:
+      return (v) => hasType(v, type, isInteger)
+  }
+}
+
 const type: KeywordCompiler = (site, value) => {
   const types = typeof value === 'string' ? [value] : value
   if (
@@ -53,13 +73,14 @@ const type: KeywordCompiler = (site, value) => {
   const place = site.place
   const wanted = list.join(' or ')
   if (list.length === 1) {
-    const only = list[0]!
-    return (v, cx) =>
-      hasType(v, only, isInteger) || cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
+    const is = typeTest(list[0]!, isInteger)
+    return (v, cx) => is(v) || cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
   }
-  return (v, cx) =>
-    list.some((t) => hasType(v, t, isInteger)) ||
-    cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
+  // loops, not .some(callback): a callback is a closure allocated on every call
+  return (v, cx) => {
+    for (let i = 0; i < list.length; i++) if (hasType(v, list[i]!, isInteger)) return true
+    return cx.fail(place, 'type', `expected ${wanted}, got ${jsonType(v)}`)
+  }
 }
 
 const enumKeyword: KeywordCompiler = (site, value) => {
@@ -72,7 +93,10 @@ const enumKeyword: KeywordCompiler = (site, value) => {
     const keys = new Set(members.map(canonicalKey))
     return (v, cx) => keys.has(canonicalKey(v)) || cx.fail(place, 'enum', message)
   }
-  return (v, cx) => members.some((m) => jsonEqual(m, v)) || cx.fail(place, 'enum', message)
+  return (v, cx) => {
+    for (let i = 0; i < members.length; i++) if (jsonEqual(members[i], v)) return true
+    return cx.fail(place, 'enum', message)
+  }
 }
 
 const constKeyword: KeywordCompiler = (site, value) => {
@@ -112,9 +136,10 @@ const multipleOf: KeywordCompiler = (site, value) => {
   const divisor = numberValue(site, 'multipleOf', value)
   if (compareNumbers(divisor, 0) <= 0) site.invalid('multipleOf', 'a number greater than 0')
   const place = site.place
+  const isMultiple = multipleOfTest(divisor)
   return (v, cx) =>
     !isJsonNumber(v) ||
-    isMultipleOf(v, divisor) ||
+    isMultiple(v) ||
     cx.fail(place, 'multipleOf', `${numberText(v)} is not a multiple of ${numberText(divisor)}`)
 }
 
