@@ -8,16 +8,15 @@ import { parseJsonExact } from './json/number.ts'
 
 // A JSON body for this op, as text: exactly (numbers as written) where the op keeps them, else plainly.
 export function parseOpBody(op: AnyOp | undefined, text: string): unknown {
-  return op?.exactNumbers === true ? parseJsonExact(text) : JSON.parse(text)
+  return op?.exactNumbers === true ? parseJsonExact(text, op.parsedShapes === true) : JSON.parse(text)
 }
 
 // A body left as bytes (src/lib/raw-json.ts), parsed and validated against the op's schema as the gateway
 // would have done.
 export function parseOpBytes(op: AnyOp, raw: Uint8Array | Uint8Array[]): Record<string, unknown> {
-  return parseAndValidate(raw, op.body, op.exactNumbers === true ? parseJsonExact : JSON.parse) as Record<
-    string,
-    unknown
-  >
+  const shapes = op.parsedShapes === true
+  const parse = op.exactNumbers === true ? (text: string) => parseJsonExact(text, shapes) : JSON.parse
+  return parseAndValidate(raw, op.body, parse) as Record<string, unknown>
 }
 
 // The op's input: the body with what the route adds (its path's fields, a raw-bytes answer's request).

@@ -149,6 +149,8 @@ export interface OpDescriptor<
   warm?: readonly (z.input<B> & Partial<NoInfer<W>>)[]
   // the body is parsed with parseJsonExact (src/ops/json/number.ts): numbers keep their exact text
   exactNumbers?: boolean
+  // and the parse notes what it saw on the way (src/ops/json/shape.ts), for an op that reads it
+  parsedShapes?: boolean
   octets?: OpOctets<z.input<R>>
   // the result's JSON text as UTF-8 bytes, for an op that makes it quicker than JSON.stringify and an
   // encoder would (json.format escapes the bytes it printed); undefined leaves it to them

@@ -25,6 +25,7 @@ export default defineOp({
   response: jsonDiffResult,
   run: jsonDiff,
   exactNumbers: true,
+  parsedShapes: true,
   cost: { worst: 'a reversed array of numbers (every item moved)', usPerKiB: 1000 },
   // a reversed array of numbers: every item moved, the matching quadratic in the items
   worst: (bytes) =>
