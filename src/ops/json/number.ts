@@ -23,10 +23,10 @@ export const isRawNumber = (JSON as unknown as { isRawJSON(v: unknown): v is Raw
 // again, token by token. Both are iterative: any depth parses (json/diff and json/patch then refuse more
 // than 512 and 1000 levels with ERR_VALIDATION).
 //
-// With `shapes`, what the pass saw on the way is noted beside the body's members (shape.ts), for json/diff
-// and json/query. Without, a text in which no number can need its text kept (MAY_NEED_TEXT finds none) is
-// JSON.parse's value as it is, and the pass is skipped: one native scan costs 40% of the pass (a 4.3 MB
-// json/validate batch: 6 ms instead of 14).
+// With `shapes`, what the pass saw on the way is noted beside the body's members (shape.ts), for json/diff.
+// Without, a text in which no number can need its text kept (MAY_NEED_TEXT finds none) is JSON.parse's
+// value as it is, and the pass is skipped: one native scan costs 40% of the pass (a 4.3 MB json/validate
+// batch: 6 ms instead of 14; a 10 MB json/query document: 12 instead of 28).
 export function parseJsonExact(text: string, shapes = true): unknown {
   if (!shapes && !MAY_NEED_TEXT.test(text) && !ROOT_NUMBER.test(text)) return JSON.parse(text)
   const placed = placeExactNumbers(text, JSON.parse(text))

@@ -39,7 +39,6 @@ export default defineOp({
       maxSteps: ctx.caps.json_query_steps!,
     }),
   exactNumbers: true,
-  parsedShapes: true,
   caps: {
     json_query_results: {
       free: 10_000,

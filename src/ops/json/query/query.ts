@@ -1,6 +1,5 @@
 import { AppError } from '../../../errors.ts'
-import { parsedShape } from '../shape.ts'
-import { approxBytes, depthOf } from '../value.ts'
+import { approxBytes, containerAtLevel } from '../value.ts'
 import { Evaluator } from './evaluate.ts'
 import { normalizedPath } from './normalized.ts'
 import { parseQuery } from './parse.ts'
@@ -22,9 +21,7 @@ export interface QueryResult {
 export function queryJson(input: QueryInput, bounds: QueryBounds): QueryResult {
   const query = parseQuery(input.path)
   // the answer is written by JSON.stringify, which recurses: deep documents are refused as json/diff's are
-  // (the body's parse noted its depth: no walk then)
-  const deepest = parsedShape(input.document)?.deepest ?? depthOf(input.document) - 1
-  if (deepest >= MAX_DOCUMENT_DEPTH) {
+  if (containerAtLevel(input.document, MAX_DOCUMENT_DEPTH)) {
     throw new AppError('ERR_VALIDATION', `\`document\` is nested deeper than ${MAX_DOCUMENT_DEPTH} levels.`, {
       issues: [
         { path: 'document', message: `nesting deeper than ${MAX_DOCUMENT_DEPTH} levels is not supported` },

@@ -108,17 +108,21 @@ describe('json/query bounds', () => {
   })
 
   it(`queries a document ${MAX_DOCUMENT_DEPTH} levels deep and refuses one deeper, parsed or not`, () => {
-    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
-    // walked (JSON.parse), or known from the body's parse (a member of a body parsed losslessly)
+    // arrays in arrays, or objects in objects beside a scalar member
+    const arrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+    const objects = (levels: number) => `${'{"n":1,"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`
+    // a plain value (JSON.parse), or a member of a body parsed losslessly
     const member = (text: string) => (doc(`{"document": ${text}}`) as { document: unknown }).document
-    for (const read of [(text: string) => JSON.parse(text), member]) {
-      expect(
-        queryJson({ document: read(nested(MAX_DOCUMENT_DEPTH)), path: '$' }, BOUNDS).values,
-      ).toHaveLength(1)
-      const err = refusal(() =>
-        queryJson({ document: read(nested(MAX_DOCUMENT_DEPTH + 1)), path: '$' }, BOUNDS),
-      )
-      expect(err.code).toBe('ERR_VALIDATION')
+    for (const nested of [arrays, objects]) {
+      for (const read of [(text: string) => JSON.parse(text), member]) {
+        expect(
+          queryJson({ document: read(nested(MAX_DOCUMENT_DEPTH)), path: '$' }, BOUNDS).values,
+        ).toHaveLength(1)
+        const err = refusal(() =>
+          queryJson({ document: read(nested(MAX_DOCUMENT_DEPTH + 1)), path: '$' }, BOUNDS),
+        )
+        expect(err.code).toBe('ERR_VALIDATION')
+      }
     }
   })
 
