@@ -143,6 +143,15 @@ export const GUARDED: readonly FigureSpec[] = [
     rounds: { first: 9, again: 15 },
   },
   {
+    id: 'query-2m',
+    label: 'json/query filter over a 2 MB catalogue, end to end',
+    unit: 'ms',
+    better: 'lower',
+    tolerance: HEAVY,
+    group: 'heavy',
+    rounds: { first: 9, again: 15 },
+  },
+  {
     id: 'convert-yaml',
     label: 'data/convert YAML → JSON of 2 MiB, raw both ways',
     unit: 'ms',

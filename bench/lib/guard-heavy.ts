@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { Agent, get } from 'node:https'
 import { zstdDecompressSync } from 'node:zlib'
+import { JSONPathEnvironment } from 'json-p3'
 import { parse as parseYaml } from 'yaml'
 import { applyJsonPatch } from '../../src/ops/json/patch/patch.ts'
 import { jsonEqual } from '../../src/ops/json/value.ts'
@@ -11,6 +12,7 @@ import { itemDocuments } from './guard-documents.ts'
 import type { FigureSpec } from './guard-figures.ts'
 import { focus, type GuardGateway, type GuardTrees, gatewayState, startTreeGateway } from './guard-trees.ts'
 import { postTimed } from './post-timed.ts'
+import { catalogue, QUERIES } from './query-documents.ts'
 import { ORDER_SCHEMA, orderInstances } from './validate-documents.ts'
 
 const MiB = 1024 * 1024
@@ -115,6 +117,28 @@ function validate(): Heavy {
   }
 }
 
+// json/query: bench/json-structured.ts's filter over its catalogue at 7k products (about 2 MB); the values
+// must be json-p3's
+function query(): Heavy {
+  const document = catalogue(7_000)
+  const path = QUERIES[0]!
+  const text = JSON.stringify({ document, path })
+  const expected = new JSONPathEnvironment().query(path, JSON.parse(text).document).values()
+  return {
+    path: '/v1/json/query',
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(text),
+    check(status, text) {
+      if (status !== 200) return `answered ${status}: ${text.subarray(0, 300).toString()}`
+      const { data } = JSON.parse(text.toString())
+      return expected.length > 0 && JSON.stringify(data.values) === JSON.stringify(expected)
+        ? undefined
+        : `not json-p3's ${expected.length} values: ${text.subarray(0, 300).toString()}`
+    },
+    value: (ms) => ms,
+  }
+}
+
 // data/convert YAML → JSON of 2 MiB of manifests (bench/data-convert.ts's document), raw both ways
 function convertYaml(): Heavy {
   const text = yamlDocument(2 * MiB)
@@ -170,6 +194,7 @@ export function requests(ids: string[]): Map<string, Heavy> {
     else if (id === 'sha256-raw') out.set(id, sha256())
     else if (id === 'argon2id-hash') out.set(id, argon2id())
     else if (id === 'validate-1k') out.set(id, validate())
+    else if (id === 'query-2m') out.set(id, query())
     else if (id === 'convert-yaml') out.set(id, convertYaml())
     else if (id === 'zstd-raw') out.set(id, zstd())
     else throw new Error(`measureHeavy: no such figure ${id}`)
@@ -201,7 +226,7 @@ function documentedPaths(g: GuardGateway): Promise<RegExp[]> {
 }
 
 // diff-10k, diff-100k, minify-raw, minify-input, sha256-raw, and this wave's heavy ops (argon2id-hash,
-// validate-1k, convert-yaml, zstd-raw): one request at a time (a latency figure),
+// validate-1k, query-2m, convert-yaml, zstd-raw): one request at a time (a latency figure),
 // end to end through each tree's gateway (business plan, TLS, HTTP/1.1, a kept-alive connection). Per
 // figure: a first request per tree, checked and not timed, then its rounds, base and head alternating,
 // the other tree's gateway frozen (focus).

@@ -317,6 +317,7 @@ describe('the guarded figures and the base', () => {
       'first-diff-10k',
       'argon2id-hash',
       'validate-1k',
+      'query-2m',
       'convert-yaml',
       'zstd-raw',
       'stall-worst',
