@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process'
 import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { writeAtomic } from '../../lib/atomic-file.ts'
 import { StartupError } from '../../lib/startup-error.ts'
 
@@ -49,6 +52,22 @@ function checked(cert: string, key: string, where: { cert: string; key: string; 
   return fingerprint
 }
 
+const run = promisify(execFile)
+
+// A self-signed certificate for localhost, made by a process of its own (self-signed.ts says why).
+async function makeSelfSigned(notAfter: Date): Promise<{ cert: string; key: string }> {
+  const script = fileURLToPath(new URL('./self-signed.ts', import.meta.url))
+  try {
+    const { stdout } = await run(process.execPath, [script, notAfter.toISOString()], { maxBuffer: 1 << 20 })
+    return JSON.parse(stdout.trimEnd().split('\n').at(-1)!) as { cert: string; key: string }
+  } catch (err) {
+    throw new StartupError(
+      `Could not make a self-signed certificate (${(err as Error).message.split('\n')[0]}). ` +
+        'Set TLS_CERT_FILE and TLS_KEY_FILE to a certificate of your own.',
+    )
+  }
+}
+
 // The operator's certificate, else a self-signed one for localhost made once and kept under DATA_DIR.
 export async function loadTls(
   tls: { certFile: string; keyFile: string } | undefined,
@@ -78,32 +97,12 @@ export async function loadTls(
   }
   const notAfter = new Date()
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + 2)
-  // loaded only here, on a first start: selfsigned brings an X.509 and ASN.1 toolkit (~700 KB of source,
-  // several MiB of memory) that a gateway with its certificate never needs again
-  const { generate } = await import('selfsigned')
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notAfterDate: notAfter,
-    extensions: [
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
-  })
-  await writeAtomic(keyPath, pems.private)
+  const pems = await makeSelfSigned(notAfter)
+  await writeAtomic(keyPath, pems.key)
   await writeAtomic(certPath, pems.cert)
   return {
     cert: pems.cert,
-    key: pems.private,
+    key: pems.key,
     selfSigned: true,
     fingerprint: new X509Certificate(pems.cert).fingerprint256,
   }

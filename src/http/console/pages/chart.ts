@@ -1,7 +1,9 @@
 import { html, type SafeHtml } from './html.ts'
 import { number } from './layout.ts'
 
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact' })
+// made on the first chart drawn, not at load (ICU data: see `when` in layout.ts)
+let compactFormat: Intl.NumberFormat | undefined
+const compact = () => (compactFormat ??= new Intl.NumberFormat('en-US', { notation: 'compact' }))
 
 const WIDTH = 720
 const HEIGHT = 240
@@ -33,7 +35,7 @@ export function dailyChart(daily: { date: string; requests: number }[], id: stri
     (
       v,
     ) => html`<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line>
-    <text class="axis" x="${LEFT - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${compact.format(v)}</text>`,
+    <text class="axis" x="${LEFT - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${compact().format(v)}</text>`,
   )
   const bars = daily.map((d, i) => {
     const x = LEFT + i * slot + (slot - barW) / 2
