@@ -86,40 +86,40 @@ function fractionDigits(value: number): number {
   return -1
 }
 
+// Whether the value is a multiple of n / 10^fd (a divisor as fractionDigits scales it), both taken as
+// integers over the same power of ten (1999 % 1 for 19.99 and 0.01); undefined where that is not exact.
+function scaledMultiple(value: number, n: number, fd: number): boolean | undefined {
+  const fv = fractionDigits(value)
+  if (fv < 0) return undefined
+  const k = Math.max(fv, fd)
+  const a = Math.round(value * POWERS[fv]!) * POWERS[k - fv]!
+  const b = n * POWERS[k - fd]!
+  return Number.isSafeInteger(a) && Number.isSafeInteger(b) ? a % b === 0 : undefined
+}
+
 // isMultipleOf(value, divisor) for one divisor, its scale found once (json/validate's multipleOf runs it on
 // every number of a batch).
 export function multipleOfTest(divisor: JsonNumber): (value: JsonNumber) => boolean {
-  const fd = typeof divisor === 'number' ? fractionDigits(divisor) : -1
-  if (fd < 0 || Number.isSafeInteger(divisor)) return (value) => isMultipleOf(value, divisor)
-  const scaledDivisor = Math.round((divisor as number) * POWERS[fd]!)
-  return (value) => {
-    if (typeof value === 'number') {
-      const fv = fractionDigits(value)
-      if (fv >= 0) {
-        const k = Math.max(fv, fd)
-        const a = Math.round(value * POWERS[fv]!) * POWERS[k - fv]!
-        const b = scaledDivisor * POWERS[k - fd]!
-        if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return a % b === 0
-      }
-    }
-    return isMultipleOf(value, divisor)
-  }
+  const fd = typeof divisor === 'number' && !Number.isSafeInteger(divisor) ? fractionDigits(divisor) : -1
+  if (fd < 0) return (value) => isMultipleOf(value, divisor)
+  const n = Math.round((divisor as number) * POWERS[fd]!)
+  return (value) =>
+    (typeof value === 'number' ? scaledMultiple(value, n, fd) : undefined) ?? decimalMultiple(value, divisor)
 }
 
 // Whether the value is an integer multiple of a positive divisor, exactly: 19.99 is a multiple of 0.01.
-export function isMultipleOf(value: JsonNumber, divisor: JsonNumber): boolean {
+function isMultipleOf(value: JsonNumber, divisor: JsonNumber): boolean {
   if (typeof value === 'number' && typeof divisor === 'number') {
     if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0
-    // both as integers over the same power of ten, when that stays exact: 1999 % 1 for 19.99 and 0.01
-    const fv = fractionDigits(value)
-    const fd = fv < 0 ? -1 : fractionDigits(divisor)
-    if (fd >= 0) {
-      const k = Math.max(fv, fd)
-      const a = Math.round(value * POWERS[fv]!) * POWERS[k - fv]!
-      const b = Math.round(divisor * POWERS[fd]!) * POWERS[k - fd]!
-      if (Number.isSafeInteger(a) && Number.isSafeInteger(b)) return a % b === 0
-    }
+    const fd = fractionDigits(divisor)
+    const scaled = fd < 0 ? undefined : scaledMultiple(value, Math.round(divisor * POWERS[fd]!), fd)
+    if (scaled !== undefined) return scaled
   }
+  return decimalMultiple(value, divisor)
+}
+
+// isMultipleOf by the decimal digits, for what a double does not hold exactly.
+function decimalMultiple(value: JsonNumber, divisor: JsonNumber): boolean {
   const v = decimalOf(value)
   if (v.digits === '') return true
   const d = decimalOf(divisor)
