@@ -2,9 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import autocannon, { type Request, type Result } from 'autocannon'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG } from '../../src/ops/catalog.ts'
 import { ROOT } from './dashboards.ts'
 import { type Gateway, startGateway } from './gateway.ts'
-import { BIG_PATCH, FAMILY_CALLS } from './traffic.ts'
+import { BIG_PATCH, FAMILY_CALLS, familyOf } from './traffic.ts'
 
 // A short load run in CI: behaviour under concurrency (no errors, no timeouts, no 5xx; over-limit
 // traffic answered 429 with Retry-After, and no more admitted than the cap allows). Latency figures are
@@ -72,6 +73,10 @@ describe('load (autocannon, CI)', () => {
   })
 
   it('a mix of every family, inline and pool work, on three plans: no errors, timeouts or non-2xx', async () => {
+    // every family of the catalog is in the mix (a family without a worked example that succeeds is not)
+    expect(new Set(FAMILY_CALLS.map((c) => familyOf(c.path)))).toEqual(
+      new Set(CATALOG.ops.map((op) => op.family)),
+    )
     // the free workspace's budget is raised: a worker thread's cold start counts against the 1 s budget
     const keys = {
       free: (await gw.workspace('free', { ...UNLIMITED, compute_budget_ms: 30_000 })).key,

@@ -39,7 +39,7 @@ const CHOSEN: Call[] = [
 ]
 
 // the catalog's family a path is a route of
-function familyOf(path: string): string | undefined {
+export function familyOf(path: string): string | undefined {
   const route = (op: AnyOp) => new RegExp(`^${op.http.path.replace(/:\w+/g, '[^/]+')}$`)
   return CATALOG.ops.find((op) => route(op).test(path))?.family
 }
