@@ -8,7 +8,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     env: { LOG_LEVEL: 'silent' },
     // a fork that dies mid-file is named at the end of the run (vitest does not say which file it ran)
-    globalSetup: ['test/setup/fork-deaths.ts'],
-    setupFiles: ['test/setup/fork-record.ts'],
+    reporters: ['default', './test/setup/fork-deaths.ts'],
   },
 })
