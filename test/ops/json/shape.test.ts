@@ -1,6 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../src/errors.ts'
+import { parseOpBody, parseOpBytes } from '../../../src/ops/answer.ts'
+import diffOp from '../../../src/ops/json/diff/diff.op.ts'
 import { inspectDocument, MAX_DEPTH } from '../../../src/ops/json/diff/keys.ts'
 import type { Json } from '../../../src/ops/json/diff/values.ts'
 import { placeExactNumbers } from '../../../src/ops/json/exact-numbers.ts'
@@ -74,6 +76,20 @@ describe('what the exact parse notes about a body (src/ops/json/shape.ts)', () =
     Object.assign(body.left!, JSON.parse('{"constructor":1}'))
     expect(inspectDocument(body.left as Json, 'left')).toEqual({ reservedKeys: false })
     expect(inspectDocument(JSON.parse(JSON.stringify(body.left)), 'left')).toEqual({ reservedKeys: true })
+  })
+
+  it("json/diff's body, parsed as a pool thread parses it, arrives with its documents noted", () => {
+    const bytes = new TextEncoder().encode('{"left":{"a":[{"b":1.0}]},"right":{"a":[]}}')
+    const body = parseOpBytes(diffOp, bytes)
+    expect(parsedShape(body.left)).toEqual({ deepest: 2, prototypeKeys: false })
+    // a bound from the whole text's deepest container, for each member
+    expect(parsedShape(body.right)).toEqual({ deepest: 2, prototypeKeys: false })
+    // an exact parse without parsedShapes notes nothing (json/diff would walk each document)
+    expect(
+      parsedShape(
+        (parseOpBody({ ...diffOp, parsedShapes: false }, '{"left":{}}') as Record<string, unknown>).left,
+      ),
+    ).toBe(undefined)
   })
 
   it('gives inspectDocument the same answer and the same refusal as the walk, at every depth near the bound', () => {
