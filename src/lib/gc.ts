@@ -32,12 +32,12 @@ export function collectAfterBoot(): void {
 }
 
 // A memory-reducing collection ('last-resort') also leaves V8's old-generation limit at its tightest, a few
-// MiB above what lives, so the next real work paid a mark-compact almost at once: on a fresh gateway's
-// first 10k-item diff an 11 ms one on the event loop (the pool thread, which yields to it, waited 9-16 ms
-// to start the task, against 0.5 warm), and one in the thread's first tasks. A regular full collection
-// right after sets the limit as every other collection does, for a few ms while nothing waits; the limit is
-// room, not use (RSS at rest unchanged, measured: bench memory). Called after boot and after a pool
-// thread's warm-up (workers/warmup.ts): what a start's first requests meet.
+// MiB above what lives, so the next real work paid a mark-compact almost at once: a fresh gateway's first
+// 10k-item diff ran an 11 ms one on the event loop, and its pool thread (which yields to the event loop)
+// waited 9-16 ms to start the task, against 0.5 warm (1.7 with this). A regular full collection right
+// after sets the limit as every other collection does, for a few ms while nothing waits; the limit is
+// room, not use (RSS at rest unchanged: bench memory). Called after boot, and after a pool thread's
+// warm-up (workers/warmup.ts), whose collection leaves its heap the same way.
 export function resetOldGenerationLimit(): void {
   collector()({ type: 'major', execution: 'sync', flavor: 'regular' })
 }
