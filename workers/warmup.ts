@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { resetOldGenerationLimit } from '../src/lib/gc.ts'
 import { answerBytes, parseOpBytes, withAdded } from '../src/ops/answer.ts'
 import type { Catalog } from '../src/ops/catalog.ts'
 import type { AnyOp } from '../src/ops/define.ts'
@@ -58,11 +59,12 @@ export async function warmUpOps(catalog: Catalog): Promise<WarmUpReport> {
 
 // The thread entry's top-level await: Piscina hands a thread no task before its module has loaded, so a
 // request that arrives during the warm-up waits for it instead of running cold beside it. The warm-up's
-// garbage is collected before the thread says it is warm, so a thread at rest holds only what it needs
-// (the room that collection leaves for the first task: growOldGenerationInWideSteps, src/lib/gc.ts).
+// garbage is collected before the thread says it is warm, so a thread at rest holds only what it needs,
+// and the old generation's limit is then set as usual (resetOldGenerationLimit, src/lib/gc.ts).
 export async function prepareThread(data: Partial<ThreadData> | undefined, catalog: Catalog): Promise<void> {
   if (!data?.warmUp) return
   await warmUpOps(catalog)
   collectNow()
+  resetOldGenerationLimit()
   if (data.warmed) Atomics.add(new Int32Array(data.warmed), 0, 1)
 }

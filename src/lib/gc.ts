@@ -26,9 +26,23 @@ export function collector(): Gc {
 // made), and V8 leaves the young generation at the size it grew to: 20-27 MiB of a gateway's resident
 // memory at rest, where bare Fastify keeps 1 MiB. One memory-reducing collection once boot is done gives it
 // back; a process calls it before it serves anything, when a pause of a few tens of ms holds nobody up.
-// growOldGenerationInWideSteps must already be set (below).
 export function collectAfterBoot(): void {
   collector()({ type: 'major', flavor: 'last-resort' })
+  resetOldGenerationLimit()
+}
+
+// A memory-reducing collection ('last-resort') made before growOldGenerationInWideSteps (below) also leaves
+// V8's old-generation limit at its tightest, a few MiB above what lives, so the next real work paid a
+// mark-compact almost at once: a fresh gateway's first 10k-item diff ran an 11 ms one on the event loop,
+// and its pool thread (which yields to the event loop) waited 9-16 ms to start the task, against 0.5 warm
+// (1.7 with this). A regular full collection right after sets the limit as V8 sets it for any other, for
+// a few ms while nothing waits; the limit is room, not use (RSS at rest unchanged: bench memory). Called
+// after boot, and after a pool thread's warm-up (workers/warmup.ts), which may end before the gateway sets
+// the flag (test/lib/gc-limit.test.ts: without it, a full collection within the first 12-27 MiB). Setting
+// the flag first instead made both calls needless but cost the streaming neighbour's isolation
+// (docs/dispatch.md), so the flag stays where it is.
+export function resetOldGenerationLimit(): void {
+  collector()({ type: 'major', execution: 'sync', flavor: 'regular' })
 }
 
 // How far the old generation may grow past what the last full collection left live before V8 starts the
@@ -42,11 +56,7 @@ export function collectAfterBoot(): void {
 // stream to a slow reader (test/http/v1/stream-pool.test.ts) then raised the gateway's RSS by 48-65 MiB,
 // against 26 with V8's default and 35-39 with 2. Memory at rest does not change (the limit is room, not
 // use, and V8's memory reducer still shrinks an idle heap). V8 reads the flag each time it computes a
-// limit, the limit a memory-reducing collection leaves included: without the flag that one is a few MiB
-// above what lives, so the next real work paid a mark-compact almost at once (a fresh gateway's first
-// 10k-item diff ran an 11 ms one on the event loop, and its pool thread, which yields to the event loop,
-// waited 9-16 ms to start, against 0.5 warm). So the gateway sets it first of all, before boot's
-// collection (collectAfterBoot) and before any pool thread exists to run its own (workers/memory.ts).
+// limit, so setting it before serving is enough.
 export function growOldGenerationInWideSteps(): void {
   setFlagsFromString('--heap-growing-percent=100')
 }

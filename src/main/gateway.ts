@@ -29,8 +29,6 @@ function hostForUrl(host: string): string {
 
 // config → resources → apps → listen; SIGTERM/SIGINT: stop accepting, drain, close, exit 0.
 async function main(): Promise<void> {
-  // before anything allocates much: boot's and the pool threads' collections read it (src/lib/gc.ts)
-  growOldGenerationInWideSteps()
   let config: ReturnType<typeof loadConfig>
   try {
     config = loadConfig()
@@ -78,6 +76,7 @@ async function main(): Promise<void> {
 
   await Promise.all([app.ready(), adminApp.ready()])
   collectAfterBoot()
+  growOldGenerationInWideSteps()
   // both listeners first: a start that cannot listen (a port in use) must not have made the first key,
   // which only this start could show
   const listeners = [
