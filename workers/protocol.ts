@@ -4,6 +4,14 @@
 
 import type { ErrorValue } from '../src/errors.ts'
 
+// The JavaScript of a thread's TypeScript modules (src/exec/thread-sources.ts): one shared buffer of UTF-8
+// and where each module's text is in it, by file URL. Shared, not copied: a thread started later (a
+// replacement for one killed at its budget) costs the event loop no copy of ~1 MB.
+export interface ThreadSources {
+  text: SharedArrayBuffer
+  at: ReadonlyMap<string, readonly [start: number, end: number]>
+}
+
 // What a pool gives each of its threads at boot (Piscina's workerData, src/exec/pools.ts).
 export interface ThreadData {
   // the pool's name (a metric label)
@@ -19,6 +27,9 @@ export interface ThreadData {
   busy: SharedArrayBuffer
   // modules declaring ops beyond the built-in ones (src/ops/catalog.ts, catalogWith): a test's own ops
   opModules?: readonly string[]
+  // the JavaScript of the TypeScript modules the thread loads (src/exec/thread-sources.ts), served by its
+  // loader (workers/boot.mjs)
+  sources?: ThreadSources
 }
 
 // op: an operation run on a pool thread: its input (parsed, for a body the event loop parsed) or the body's

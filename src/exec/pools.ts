@@ -1,10 +1,12 @@
 import { stat } from 'node:fs'
 import { Piscina } from 'piscina'
-import type { ThreadData } from '../../workers/protocol.ts'
+import type { ThreadData, ThreadSources } from '../../workers/protocol.ts'
+import { catalogFiles } from '../ops/catalog.ts'
 import { PoolAdmission } from './admission.ts'
 import { MemoryGate } from './memory-gate.ts'
 import { ProgressBoard } from './progress-board.ts'
 import { StartBoard } from './start-board.ts'
+import { threadSources } from './thread-sources.ts'
 
 // the plan tiers' pools (a workspace listed in DEDICATED_POOLS has one of its own)
 export type Tier = 'free' | 'paid'
@@ -54,7 +56,10 @@ export interface PoolSet {
   close(): Promise<void>
 }
 
-const WORKER = new URL('../../workers/entry.ts', import.meta.url).href
+// A thread starts in boot.mjs, which loads the entry's modules from the JavaScript handed to it
+// (thread-sources.ts: pool threads run no WebAssembly)
+const BOOT = new URL('../../workers/boot.mjs', import.meta.url).href
+const ENTRY = new URL('../../workers/entry.ts', import.meta.url).href
 
 // Every pool thread asks for SCHED_IDLE (Linux, workers/policy.ts): it runs on CPU nothing else
 // wants and yields the moment the event loop needs a core, so pool work of any tier never delays the
@@ -78,6 +83,7 @@ function createPool(
   warm: boolean,
   nice: number,
   opModules: readonly string[],
+  sources: ThreadSources,
 ): NamedPool {
   const capacity = config.threads + config.queue
   const starts = new StartBoard(capacity)
@@ -89,7 +95,7 @@ function createPool(
   // workers/memory.ts)
   const busy = new Int32Array(new SharedArrayBuffer(4))
   const piscina = new Piscina({
-    filename: WORKER,
+    filename: BOOT,
     // warm: every thread exists from boot and warms up before /readyz says ready (issue 14)
     minThreads: warm ? config.threads : 0,
     maxThreads: config.threads,
@@ -107,6 +113,7 @@ function createPool(
       warmed: warmed.buffer,
       busy: busy.buffer,
       ...(opModules.length > 0 ? { opModules } : {}),
+      sources,
     } satisfies ThreadData,
     closeTimeout: 5_000,
     niceIncrement: nice,
@@ -137,13 +144,21 @@ function startThreadpoolOnThisThread(): void {
 // `opModules`: modules declaring ops beyond the built-in ones, loaded by every thread (a test's ops).
 export function createPools(config: PoolsConfig, opModules: readonly string[] = []): PoolSet {
   startThreadpoolOnThisThread()
-  const free = createPool('free', config.free, config.warm, NICE.free, opModules)
-  const paid = createPool('paid', config.paid, config.warm, NICE.paid, opModules)
+  const sources = threadSources([ENTRY, ...catalogFiles(), ...opModules])
+  const free = createPool('free', config.free, config.warm, NICE.free, opModules, sources)
+  const paid = createPool('paid', config.paid, config.warm, NICE.paid, opModules, sources)
   // named by position, not by workspace id: pool names are metric labels and must stay few and anonymous
   const dedicated = new Map(
     Object.entries(config.dedicated).map(([workspaceId, threads], i) => [
       workspaceId,
-      createPool(`dedicated-${i + 1}`, { ...config.paid, threads }, config.warm, NICE.paid, opModules),
+      createPool(
+        `dedicated-${i + 1}`,
+        { ...config.paid, threads },
+        config.warm,
+        NICE.paid,
+        opModules,
+        sources,
+      ),
     ]),
   )
   const all = [free, paid, ...dedicated.values()]

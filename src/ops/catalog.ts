@@ -47,18 +47,19 @@ async function load(modules: readonly string[]): Promise<AnyOp[]> {
   })
 }
 
-async function loadFamilies(dir: string): Promise<Family[]> {
-  const names = readdirSync(dir, { withFileTypes: true })
+function familyNames(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(`${dir}${entry.name}/${FAMILY_FILE}`))
     .map((entry) => entry.name)
     .sort()
+}
+
+const familyFile = (dir: string, name: string) => pathToFileURL(`${dir}${name}/${FAMILY_FILE}`).href
+
+async function loadFamilies(dir: string): Promise<Family[]> {
+  const names = familyNames(dir)
   const loaded = await Promise.all(
-    names.map(
-      (name) =>
-        import(pathToFileURL(`${dir}${name}/${FAMILY_FILE}`).href) as Promise<{
-          default?: Partial<FamilyDescriptor>
-        }>,
-    ),
+    names.map((name) => import(familyFile(dir, name)) as Promise<{ default?: Partial<FamilyDescriptor> }>),
   )
   return loaded.map((m, i) => {
     const { tag, description } = m.default ?? {}
@@ -115,6 +116,13 @@ function makeCatalog(ops: readonly AnyOp[], extraModules: readonly string[]): Ca
 
 const FAMILIES = await loadFamilies(fileURLToPath(ROOT))
 const BUILT_IN = await load(opFiles(fileURLToPath(ROOT)))
+
+// Every module the catalog loads by its file, found as it finds them (file URLs): what a pool thread loads
+// besides what these and its entry import (src/exec/thread-sources.ts).
+export function catalogFiles(): string[] {
+  const dir = fileURLToPath(ROOT)
+  return [...familyNames(dir).map((name) => familyFile(dir, name)), ...opFiles(dir)]
+}
 
 // The built-in operations.
 export const CATALOG: Catalog = makeCatalog(BUILT_IN, [])
