@@ -7,10 +7,10 @@ import type { ThreadSources } from '../../workers/protocol.ts'
 // module, in every thread that loads one, and V8 shares its compiled code between threads. A pool thread
 // is terminated by design (its compute budget, a cancelled job, a pool closed), and V8's collection of
 // that shared code raced with it: the whole process died of a SIGSEGV in NativeModule::FreeCode, under
-// Runtime_TierUpWasmToJSWrapper on a thread stripping its modules (a core dump of a test fork, 1 run in 12
-// of test/jobs/embedded.test.ts; the same death in two CI runs). So the event loop strips the modules a
-// pool thread loads, once, and shares their JavaScript with every thread; the thread's loader (workers/boot.mjs)
-// serves it and never starts amaro (test/workers/no-wasm.test.ts).
+// Runtime_TierUpWasmToJSWrapper on a pool thread running amaro (core dumps of test forks running
+// test/jobs/embedded.test.ts; the counts are in docs/dispatch.md). So the event loop strips the modules a
+// pool thread loads, once, and shares their JavaScript with every thread; the thread's loader
+// (workers/boot.mjs) serves it and never starts amaro (test/workers/no-wasm.test.ts).
 
 // the relative specifiers of static imports, re-exports and literal dynamic imports, in JavaScript
 const SPECIFIER = /\b(?:from|import)\s*\(?\s*(['"])(\.{1,2}\/[^'"\n]+)\1/g
