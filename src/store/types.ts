@@ -66,7 +66,6 @@ export type {
   Charge,
   ConsumeRequest,
   LimitDecision,
-  PolicyState,
   RefusalReason,
 } from '../limits/decision.ts'
 

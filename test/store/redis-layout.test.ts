@@ -249,11 +249,15 @@ describeRedis('Redis store layout and behaviour', () => {
       [1, String(Date.UTC(2026, 5, 1)), 2, String(Date.UTC(2026, 0, 10))],
     )
     const reply = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8))
-    // the first decision is an error (reason -1) and leaves no trace; the second is decided and charged
-    expect(reply.slice(0, 13)).toEqual([0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
-    expect(reply.slice(13, 15)).toEqual([1, 0])
-    expect(reply.slice(24)).toEqual([1, 10])
-    expect(await raw.hgetall('skew:{ws:x}:u:a')).toMatchObject({ requests: '1', 'k:key_y:requests': '1' })
+    // the first decision is an error (verdict -1) and leaves no trace; the second is admitted (verdict 0)
+    // on an empty month (no TATs, counts 0) at its own instant, and charged to January's 10th
+    expect(reply.slice(0, 6)).toEqual([-1, 0, 0, 0, 0, 0])
+    expect(reply.slice(6)).toEqual([0, Date.UTC(2026, 0, 10), -1, -1, 0, 0])
+    expect(await raw.hgetall('skew:{ws:x}:u:a')).toMatchObject({
+      requests: '1',
+      'k:key_y:requests': '1',
+      'd:10': '1',
+    })
     expect(await raw.hexists('skew:{ws:x}:u:a', 'k:key_x:requests')).toBe(0)
     expect(await raw.exists('skew:{ws:x}:u:b')).toBe(0)
     client.disconnect()

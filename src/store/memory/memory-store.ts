@@ -1,3 +1,4 @@
+import { decide } from '../../limits/decide.ts'
 import { limitSubject } from '../../limits/decision.ts'
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
@@ -36,7 +37,6 @@ import type {
 import { keptBytes } from '../types.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { Journal } from './journal.ts'
-import { decide } from './limiter.ts'
 import {
   type DropLine,
   type EndpointsLine,

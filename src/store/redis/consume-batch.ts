@@ -1,15 +1,14 @@
 import calculateSlot from 'cluster-key-slot'
 import type { ConsumeRequest, LimitDecision } from '../types.ts'
 import type { RedisKeys } from './keys.ts'
-import { decodeDecision, type MonthArgs } from './limit-reply.ts'
+import { decodeDecision, type MonthArgs, REPLY_STRIDE } from './limit-reply.ts'
 
 // At most this many decisions go to Redis in one call: a full batch leaves at once, without waiting for
 // the end of the event loop's turn. Bounds what one call holds redis-server for (~64 × 2-4 µs of Lua) and
 // what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches (Redis)").
 export const BATCH_CAP = 64
 
-// consume.lua's reply: 13 numbers per decision, each a little-endian double (8 bytes)
-const REPLY_STRIDE = 13
+// consume.lua's reply: REPLY_STRIDE numbers per decision, each a little-endian double (8 bytes)
 const DOUBLE = 8
 const CLOCK_ERROR = -1
 
@@ -188,7 +187,11 @@ export function settle(
   for (let i = 0; i < batch.length; i++) {
     const p = batch[i]!
     const at = i * REPLY_STRIDE
-    if (values[at + 1] === CLOCK_ERROR) p.reject(clockError())
-    else p.resolve(decodeDecision(values, at, p.req, p.months))
+    if (values[at] === CLOCK_ERROR) p.reject(clockError())
+    else {
+      const decision = decodeDecision(values, at, p.req, p.months)
+      if (decision instanceof Error) p.reject(decision)
+      else p.resolve(decision)
+    }
   }
 }

@@ -2,8 +2,9 @@
 -- anvilConsume: a batch of limit decisions (one or more requests), decided in arrival order and charged
 -- atomically in one call. Each decision is exactly what it would be alone, one call after the other: the
 -- key cap, the workspace cap, the workspace monthly quota and the optional key monthly quota are decided
--- together; if one refuses, nothing is charged (only a refused_rate / refused_quota counter moves). Same
--- arithmetic as src/limits/gcra.ts and src/store/memory/limiter.ts, on Lua doubles. The gateway batches
+-- together; if one refuses, nothing is charged (only a refused_rate / refused_quota counter moves). It
+-- admits with the arithmetic of src/limits/gcra.ts and src/limits/decide.ts, on Lua doubles (the
+-- embedded store's; the gateway takes each decision's figures from decide.ts itself). The gateway batches
 -- the decisions that arrive in one turn of its event loop for one cluster slot (src/store/redis/
 -- consume-batch.ts; docs/decisions.md "Limits in batches").
 --
@@ -43,19 +44,20 @@
 -- the previous month's hash (when it is the other declared key) still count: the rate state crosses the
 -- month boundary exactly, as the embedded limiter's does.
 --
--- Returns 13 numbers per decision, in arrival order, as one string of little-endian IEEE-754 doubles
--- (struct.pack '<d…', 8 bytes each; all are integers):
---   [1] allowed 1|0   [2] reason 0 none|1 quota|2 key_quota|3 key_rate|4 workspace_rate|-1 clock error
---   [3] retry-after s (0 when allowed)
---   [4] key remaining        [5] key reset s
---   [6] workspace remaining  [7] workspace reset s
---   [8] month remaining      [9] month reset s (to the next UTC month)   [10] month length s
---   [11] key-month remaining, or -1 when the key has no monthly quota
---   [12] the month charged: 1 = A, 2 = B (0 when refused or rate-only)
---   [13] the day of month charged (0 when refused or rate-only)
---        (the refund receipt: refund.lua must give back exactly what this decision took)
+-- Returns 6 numbers per decision, in arrival order, as one string of little-endian IEEE-754 doubles
+-- (struct.pack '<d…', 8 bytes each): what the decision was taken on, not the figures of its headers. The
+-- gateway computes those (remaining, resets, Retry-After, the month charged and its day: the refund
+-- receipt) from these with the embedded store's own function (src/limits/decide.ts), on the same
+-- arithmetic, and checks that it reaches the same verdict; every header figure was 13 values a decision
+-- here, and computing and packing them cost redis-server more than deciding.
+--   [1] verdict: 0 admitted | 1 quota | 2 key_quota | 3 key_rate | 4 workspace_rate | -1 clock error
+--       (an error: the other values are 0 and nothing was read or written for it)
+--   [2] now, ms (the script's clock: Redis TIME, or the injected one)
+--   [3] the key's TAT before the decision, ms, or -1 for none   [4] the workspace's, or -1
+--       (with the previous month's in the first second of a month, as the decision used them)
+--   [5] the workspace's month count before the decision   [6] the key's
 
-local tonumber, floor, ceil, max = tonumber, math.floor, math.ceil, math.max
+local tonumber, floor, ceil = tonumber, math.floor, math.ceil
 local KEYS, ARGV = KEYS, ARGV
 local DAY = 86400000
 local nk = #KEYS
@@ -76,14 +78,12 @@ local S = {}
 for i = 1, ns do
   local base = firstSubject + 8 * (i - 1)
   local keyId = ARGV[base + 3]
-  local k = 'k:' .. keyId .. ':'
   S[i] = {
     a = tonumber(ARGV[base + 1]),
     b = tonumber(ARGV[base + 2]),
+    keyId = keyId,
     tk = 'tk:' .. keyId,
-    kreq = k .. 'requests',
-    krr = k .. 'refused_rate',
-    krq = k .. 'refused_quota',
+    kreq = 'k:' .. keyId .. ':requests',
     kint = 1000 / tonumber(ARGV[base + 4]),
     wint = 1000 / tonumber(ARGV[base + 5]),
     quota = tonumber(ARGV[base + 6]),
@@ -174,23 +174,29 @@ local function clock(arg)
   return redisNow
 end
 
--- first pass: every decision placed, so that each hash is read once with every field the batch needs
+-- first pass: every decision placed, so that each hash is read once with every field the batch needs;
+-- each decision's subject and instant kept for the second (an argument is converted once)
+local subjectOf, nowOf = {}, {}
 for j = 1, n do
   local base = firstDecision + 2 * (j - 1)
   local subject = S[tonumber(ARGV[base + 1])]
   local now = clock(ARGV[base + 2])
   if now ~= subject.now then place(subject, now) end
+  subjectOf[j], nowOf[j] = subject, now
 end
 
--- each hash read once; `read` keeps the reply, to write back only what moved
+-- each hash read once; `read` keeps the values read, to write back only what moved
 local vals, read = {}, {}
 for h = 1, nk do
   local fields = want[h]
   if fields ~= nil then
     local got = redis.call('HMGET', KEYS[h], unpack(fields))
-    local v = {}
-    for f = 1, #fields do v[fields[f]] = tonumber(got[f]) end
-    vals[h], read[h] = v, got
+    local v, was = {}, {}
+    for f = 1, #fields do
+      local x = tonumber(got[f])
+      v[fields[f]], was[f] = x, x
+    end
+    vals[h], read[h] = v, was
   end
 end
 
@@ -201,21 +207,17 @@ local expire = {}
 local out = {}
 local o = 0
 for j = 1, n do
-  local base = firstDecision + 2 * (j - 1)
-  local subject = S[tonumber(ARGV[base + 1])]
-  local now = clock(ARGV[base + 2])
+  local subject, now = subjectOf[j], nowOf[j]
   -- placed again only when this subject's instants differ within the batch (an injected clock)
   if now ~= subject.now then place(subject, now) end
   local u = subject.u
   if not u then
     -- a clock in neither month: an error for this decision alone
-    out[o + 1], out[o + 2] = 0, -1
-    for x = 3, 13 do out[o + x] = 0 end
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = -1, 0, 0, 0, 0, 0
   else
     local v = vals[u]
     local tk = subject.tk
     local charging = subject.charging
-    local monthStart, monthEnd = starts[u], ends[u]
 
     local wPrev, kPrev = v.tw, v[tk]
     local twAbsent = wPrev == nil
@@ -227,102 +229,52 @@ for j = 1, n do
       if pk and (kPrev == nil or pk > kPrev) then kPrev = pk end
     end
     -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
-    local kInt, wInt = subject.kint, subject.wint
-    local kTat = (kPrev == nil or kPrev < now) and now or kPrev
-    local wTat = (wPrev == nil or wPrev < now) and now or wPrev
-    local kNew, wNew = kTat + kInt, wTat + wInt
-    local kOk = kNew - 1000 <= now + 1e-9
-    local wOk = wNew - 1000 <= now + 1e-9
-    local kRem, kReset, wRem, wReset
-    if kOk then
-      kRem = max(0, floor((1000 - (kNew - now)) / kInt + 1e-9))
-      kReset = max(1, ceil((kNew - now) / 1000))
-    else
-      kRem, kReset = 0, max(1, ceil((kTat - now) / 1000))
-    end
-    if wOk then
-      wRem = max(0, floor((1000 - (wNew - now)) / wInt + 1e-9))
-      wReset = max(1, ceil((wNew - now) / 1000))
-    else
-      wRem, wReset = 0, max(1, ceil((wTat - now) / 1000))
-    end
-
-    local quota, keyQuota = subject.quota, subject.kquota
+    local kNew = ((kPrev == nil or kPrev < now) and now or kPrev) + subject.kint
+    local wNew = ((wPrev == nil or wPrev < now) and now or wPrev) + subject.wint
     local wsCount = v.requests or 0
     local kreq = subject.kreq
     local keyCount = v[kreq] or 0
-    local quotaOk = not charging or wsCount < quota
-    local keyQuotaOk = not charging or keyQuota < 0 or keyCount < keyQuota
-    local allowed = kOk and wOk and quotaOk and keyQuotaOk
     local reason = 0
-    if not quotaOk then reason = 1
-    elseif not keyQuotaOk then reason = 2
-    elseif not kOk then reason = 3
-    elseif not wOk then reason = 4 end
+    if charging and wsCount >= subject.quota then reason = 1
+    elseif charging and subject.kquota >= 0 and keyCount >= subject.kquota then reason = 2
+    elseif kNew - 1000 > now + 1e-9 then reason = 3
+    elseif wNew - 1000 > now + 1e-9 then reason = 4 end
 
-    local monthReset = max(1, ceil((monthEnd - now) / 1000))
-    local charged, retryAfter = 0, 0
-    if allowed then
+    if reason == 0 then
       v.tw = wNew
       v[tk] = kNew
       if charging then
-        charged = 1
         v.requests = wsCount + 1
         v[kreq] = keyCount + 1
         local dayField = subject.dayField
         v[dayField] = (v[dayField] or 0) + 1
       end
-    else
-      -- what the refused request would have left: a policy that would have admitted keeps its token
-      if kOk then kRem = kRem + 1 end
-      if wOk then wRem = wRem + 1 end
-      if reason <= 2 then
-        retryAfter = monthReset
-      else
-        local kRetry = kOk and 0 or max(1, ceil((kNew - 1000 - now) / 1000))
-        local wRetry = wOk and 0 or max(1, ceil((wNew - 1000 - now) / 1000))
-        retryAfter = max(kRetry, wRetry, 1)
+    elseif charging then
+      local r = refused[u]
+      if r == nil then
+        r = {}
+        refused[u], refusedOrder[u] = r, {}
       end
-      if charging then
-        local r = refused[u]
-        if r == nil then
-          r = {}
-          refused[u], refusedOrder[u] = r, {}
-        end
-        local counter, keyCounter = 'refused_rate', subject.krr
-        if reason <= 2 then counter, keyCounter = 'refused_quota', subject.krq end
-        local c, kc = r[counter], r[keyCounter]
-        if c == nil or kc == nil then
-          local order = refusedOrder[u]
-          if c == nil then order[#order + 1] = counter end
-          if kc == nil then order[#order + 1] = keyCounter end
-        end
-        r[counter], r[keyCounter] = (c or 0) + 1, (kc or 0) + 1
+      local kind = reason <= 2 and 'refused_quota' or 'refused_rate'
+      local keyCounter = 'k:' .. subject.keyId .. ':' .. kind
+      local c, kc = r[kind], r[keyCounter]
+      if c == nil or kc == nil then
+        local order = refusedOrder[u]
+        if c == nil then order[#order + 1] = kind end
+        if kc == nil then order[#order + 1] = keyCounter end
       end
+      r[kind], r[keyCounter] = (c or 0) + 1, (kc or 0) + 1
     end
     -- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
     -- every admission, so it is absent only until the month's first one; setting it again changes nothing)
-    if twAbsent and (allowed or charging) then
-      expire[u] = ceil(monthEnd - now) + 400 * DAY
+    if twAbsent and (reason == 0 or charging) then
+      expire[u] = ceil(ends[u] - now) + 400 * DAY
     end
 
-    local keyMonthRemaining = -1
-    if keyQuota >= 0 then keyMonthRemaining = max(0, keyQuota - keyCount - charged) end
-    out[o + 1] = allowed and 1 or 0
-    out[o + 2] = reason
-    out[o + 3] = retryAfter
-    out[o + 4] = kRem
-    out[o + 5] = kReset
-    out[o + 6] = wRem
-    out[o + 7] = wReset
-    out[o + 8] = max(0, quota - wsCount - charged)
-    out[o + 9] = monthReset
-    out[o + 10] = (monthEnd - monthStart) / 1000
-    out[o + 11] = keyMonthRemaining
-    out[o + 12] = charged * (u == subject.a and 1 or 2)
-    out[o + 13] = charged * subject.day
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] =
+      reason, now, kPrev or -1, wPrev or -1, wsCount, keyCount
   end
-  o = o + 13
+  o = o + 6
 end
 
 -- each hash written once: the fields that moved (counters only grow, a TAT only moves on), and the
@@ -331,11 +283,11 @@ for h = 1, nk do
   local fields = want[h]
   local args, m = {}, 0
   if fields ~= nil then
-    local v, got = vals[h], read[h]
+    local v, was = vals[h], read[h]
     for f = 1, #fields do
       local field = fields[f]
       local x = v[field]
-      if x ~= tonumber(got[f]) then
+      if x ~= was[f] then
         args[m + 1], args[m + 2] = field, x
         m = m + 2
       end
@@ -355,5 +307,5 @@ for h = 1, nk do
 end
 
 -- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
--- cost more than deciding (13 values a decision); struct.pack writes them as one bulk string, in C
+-- cost more than deciding; struct.pack writes them as one bulk string, in C
 return struct.pack('<' .. string.rep('d', o), unpack(out))

@@ -1,3 +1,4 @@
+import { decide } from '../../limits/decide.ts'
 import type { ConsumeRequest, LimitDecision, RefusalReason } from '../types.ts'
 
 // One candidate month as the consume script takes it: label (for the usage key) and bounds as strings.
@@ -50,45 +51,46 @@ export function candidateMonths(now: number): [MonthArgs, MonthArgs] {
   return now < cached.mid ? [cached.current, cached.previous] : [cached.current, cached.next]
 }
 
-const REASONS: (RefusalReason | null)[] = [null, 'quota', 'key_quota', 'key_rate', 'workspace_rate']
+// consume.lua's reply: per decision, its verdict and what it was decided on (see the script's header)
+export const REPLY_STRIDE = 6
+const DAY_MS = 86_400_000
+const VERDICTS: Record<RefusalReason, number> = { quota: 1, key_quota: 2, key_rate: 3, workspace_rate: 4 }
 
-// One decision of the script's reply (13 integers from `at`; see the header of consume.lua) → the decision
-// the headers are built from. `months`: the two candidates the decision declared, in order (to name the
-// month it charged).
+// One decision of the script's reply (REPLY_STRIDE numbers from `at`) → the decision the headers are built
+// from: taken again here by the embedded store's function on the state the script decided on, so that
+// every figure is computed as the embedded store computes it. A verdict that differs from the script's
+// is an Error (a bug, answered 503 like a failed call), never a header that says something else than
+// what was charged. `months`: the two candidates the decision declared, in order (to name the month it
+// charged, as the script chose it: the first that holds its instant).
 export function decodeDecision(
   r: readonly number[],
   at: number,
   req: ConsumeRequest,
   months: readonly [MonthArgs, MonthArgs],
-): LimitDecision {
-  const monthReset = r[at + 8]!
-  const monthWindow = r[at + 9]!
-  const chargedIndex = r[at + 11]
-  const charged = chargedIndex === 1 ? months[0] : chargedIndex === 2 ? months[1] : undefined
-  return {
-    allowed: r[at] === 1,
-    charge: charged
-      ? {
-          workspaceId: req.workspaceId,
-          keyId: req.keyId,
-          ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
-          month: charged.label,
-          day: String(r[at + 12]).padStart(2, '0'),
-        }
-      : null,
-    reason: REASONS[r[at + 1]!] ?? null,
-    retryAfter: r[at + 2]!,
-    keySecond: { limit: req.keyRatePerSecond, remaining: r[at + 3]!, reset: r[at + 4]!, window: 1 },
-    workspaceSecond: {
-      limit: req.workspaceRatePerSecond,
-      remaining: r[at + 5]!,
-      reset: r[at + 6]!,
-      window: 1,
-    },
-    month: { limit: req.monthlyQuota, remaining: r[at + 7]!, reset: monthReset, window: monthWindow },
-    keyMonth:
-      req.keyMonthlyQuota === null
-        ? null
-        : { limit: req.keyMonthlyQuota, remaining: r[at + 10]!, reset: monthReset, window: monthWindow },
+): LimitDecision | Error {
+  const now = r[at + 1]!
+  const keyTat = r[at + 2]!
+  const workspaceTat = r[at + 3]!
+  const { decision } = decide(
+    req,
+    now,
+    { key: keyTat < 0 ? undefined : keyTat, workspace: workspaceTat < 0 ? undefined : workspaceTat },
+    { workspaceMonth: r[at + 4]!, keyMonth: r[at + 5]! },
+  )
+  const verdict = decision.reason === null ? 0 : VERDICTS[decision.reason]
+  if (verdict !== r[at]) {
+    return new Error(`anvil: consume.lua's verdict ${r[at]} differs from the gateway's ${verdict}`)
   }
+  if (decision.allowed && req.rateOnly !== true) {
+    const [a, b] = months
+    const month = now >= Number(a.start) && now < Number(a.end) ? a : b
+    decision.charge = {
+      workspaceId: req.workspaceId,
+      keyId: req.keyId,
+      ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
+      month: month.label,
+      day: String(Math.floor((now - Number(month.start)) / DAY_MS) + 1).padStart(2, '0'),
+    }
+  }
+  return decision
 }

@@ -1,6 +1,6 @@
-import { gcra, gcraPeek } from '../../limits/gcra.ts'
-import { monthLengthSeconds, secondsToMonthEnd } from '../../limits/month.ts'
-import type { ConsumeRequest, LimitDecision, PolicyState } from '../types.ts'
+import type { ConsumeRequest, LimitDecision, PolicyState } from './decision.ts'
+import { gcra, gcraPeek } from './gcra.ts'
+import { monthLengthSeconds, secondsToMonthEnd } from './month.ts'
 
 export interface Counters {
   workspaceMonth: number
@@ -8,7 +8,10 @@ export interface Counters {
 }
 
 // Decides key rate, workspace rate and monthly quotas together; nothing is charged unless all admit.
-// Returns the decision plus the state to commit (the caller commits only when allowed).
+// Returns the decision plus the state to commit (the caller commits only when allowed). Both stores'
+// decisions are built here: the embedded store's on its own state, the Redis store's on the state
+// consume.lua decided on (the script admits with the same arithmetic and returns what it read, so that
+// the figures of the headers are computed once, in JavaScript; src/store/redis/consume-batch.ts).
 export function decide(
   req: ConsumeRequest,
   now: number,
