@@ -1,6 +1,6 @@
-import type { ConsumeRequest, LimitDecision, PolicyState } from './decision.ts'
+import type { Charge, ConsumeRequest, LimitDecision, PolicyState } from './decision.ts'
 import { gcra, gcraPeek } from './gcra.ts'
-import { monthLengthSeconds, secondsToMonthEnd } from './month.ts'
+import { dayOf, monthLengthSeconds, secondsToMonthEnd } from './month.ts'
 
 export interface Counters {
   workspaceMonth: number
@@ -75,4 +75,17 @@ export function decide(
           },
   }
   return { decision, keyTat: keyState.tat, workspaceTat: wsState.tat }
+}
+
+// The receipt of a charged decision (what a refund gives back): the UTC month and day of its instant, as
+// both stores count them.
+export function receipt(req: ConsumeRequest, now: number): Charge {
+  const day = dayOf(now)
+  return {
+    workspaceId: req.workspaceId,
+    keyId: req.keyId,
+    ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
+    month: day.slice(0, 7),
+    day: day.slice(8, 10),
+  }
 }

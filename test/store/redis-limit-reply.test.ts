@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { decide } from '../../src/limits/decide.ts'
 import { settle } from '../../src/store/redis/consume-batch.ts'
-import { candidateMonths, decodeDecision, REPLY_STRIDE } from '../../src/store/redis/limit-reply.ts'
+import { decodeDecision, REPLY_STRIDE } from '../../src/store/redis/limit-reply.ts'
 import type { ConsumeRequest, LimitDecision } from '../../src/store/types.ts'
 
 // consume.lua answers each decision with its verdict and the state it decided on; the gateway builds the
@@ -18,12 +18,11 @@ const req: ConsumeRequest = {
 }
 // 2026-06-15 12:00:00.250 UTC, with Redis TIME's microseconds
 const now = Date.UTC(2026, 5, 15, 12) + 250.125
-const months = candidateMonths(now)
 const reply = (...values: number[]) => values
 
 describe("consume.lua's reply, decoded", () => {
   it('an admission: the embedded figures on the state read, and the receipt of the month and day charged', () => {
-    const d = decodeDecision(reply(0, now, now + 100, -1, 7, 3), 0, req, months) as LimitDecision
+    const d = decodeDecision(reply(0, now, now + 100, -1, 7, 3), 0, req) as LimitDecision
     const expected = decide(
       req,
       now,
@@ -38,23 +37,35 @@ describe("consume.lua's reply, decoded", () => {
     expect(d.keySecond).toEqual({ limit: 2, remaining: 0, reset: 1, window: 1 })
   })
 
+  it("the receipt names the UTC month and day of the script's instant, at a month's last and first instant", () => {
+    const last = Date.UTC(2026, 6, 1) - 0.001
+    const first = Date.UTC(2026, 6, 1)
+    for (const [at, month, day] of [
+      [last, '2026-06', '30'],
+      [first, '2026-07', '01'],
+    ] as const) {
+      const d = decodeDecision(reply(0, at, -1, -1, 0, 0), 0, req) as LimitDecision
+      expect(d.charge).toEqual({ workspaceId: 'ws_1', keyId: 'key_1', month, day })
+    }
+  })
+
   it('a refusal: its reason, Retry-After and what it would have left, and no receipt', () => {
     // the key's TAT 1.1 s ahead (2 a second: 500 ms an admission): the next admission fits in 600 ms
-    const d = decodeDecision(reply(3, now, now + 1100, now, 7, 3), 0, req, months) as LimitDecision
+    const d = decodeDecision(reply(3, now, now + 1100, now, 7, 3), 0, req) as LimitDecision
     expect(d).toMatchObject({ allowed: false, reason: 'key_rate', retryAfter: 1, charge: null })
     expect(d.month.remaining).toBe(93)
   })
 
   it('a rate-only admission charges no month', () => {
-    const d = decodeDecision(reply(0, now, -1, -1, 100, 5), 0, { ...req, rateOnly: true }, months)
+    const d = decodeDecision(reply(0, now, -1, -1, 100, 5), 0, { ...req, rateOnly: true })
     expect(d).toMatchObject({ allowed: true, charge: null, month: { remaining: 0 } })
   })
 
   it("a verdict the gateway does not reach on the same state is an error, not the gateway's figures", () => {
     // the script says refused (key rate) where the state admits, and admitted where it refuses
-    expect(decodeDecision(reply(3, now, -1, -1, 0, 0), 0, req, months)).toBeInstanceOf(Error)
-    expect(decodeDecision(reply(0, now, now + 1600, -1, 0, 0), 0, req, months)).toBeInstanceOf(Error)
-    expect(decodeDecision(reply(2, now, -1, -1, 0, 4), 0, req, months)).toBeInstanceOf(Error)
+    expect(decodeDecision(reply(3, now, -1, -1, 0, 0), 0, req)).toBeInstanceOf(Error)
+    expect(decodeDecision(reply(0, now, now + 1600, -1, 0, 0), 0, req)).toBeInstanceOf(Error)
+    expect(decodeDecision(reply(2, now, -1, -1, 0, 4), 0, req)).toBeInstanceOf(Error)
   })
 
   it("settle: a decision whose verdicts differ fails alone; the batch's others are answered", async () => {
@@ -62,7 +73,7 @@ describe("consume.lua's reply, decoded", () => {
     for (const [i, v] of [0, now, -1, -1, 0, 0, 3, now, -1, -1, 0, 0].entries()) bytes.writeDoubleLE(v, i * 8)
     const answers = [Promise.withResolvers<LimitDecision>(), Promise.withResolvers<LimitDecision>()]
     settle(
-      answers.map((a) => ({ req, months, resolve: a.resolve, reject: a.reject })),
+      answers.map((a) => ({ req, resolve: a.resolve, reject: a.reject })),
       bytes,
     )
     await expect(answers[0]!.promise).resolves.toMatchObject({ allowed: true })

@@ -1,4 +1,4 @@
-import { decide } from '../../limits/decide.ts'
+import { decide, receipt } from '../../limits/decide.ts'
 import { limitSubject } from '../../limits/decision.ts'
 import { dayOf, monthOf } from '../../limits/month.ts'
 import type { PlanName, PlanOverrides } from '../../limits/plans.ts'
@@ -590,13 +590,7 @@ export class MemoryStore implements Store {
       counts.requests++
       const day = dayOf(now)
       usage.daily[day] = (usage.daily[day] ?? 0) + 1
-      decision.charge = {
-        workspaceId: req.workspaceId,
-        keyId: req.keyId,
-        ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
-        month,
-        day: day.slice(8, 10),
-      }
+      decision.charge = receipt(req, now)
     } else {
       const field =
         decision.reason === 'quota' || decision.reason === 'key_quota' ? 'refused_quota' : 'refused_rate'

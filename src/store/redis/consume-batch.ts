@@ -172,10 +172,7 @@ function clockError(): Error {
 }
 
 // Each decision of the reply to the request that asked for it, in order.
-export function settle(
-  batch: readonly Pick<Pending, 'req' | 'months' | 'resolve' | 'reject'>[],
-  reply: Buffer,
-): void {
+export function settle(batch: readonly Pick<Pending, 'req' | 'resolve' | 'reject'>[], reply: Buffer): void {
   const count = batch.length * REPLY_STRIDE
   if (reply.length !== count * DOUBLE) {
     const err = new Error(`anvil: ${reply.length} bytes for ${batch.length} decisions`)
@@ -189,7 +186,7 @@ export function settle(
     const at = i * REPLY_STRIDE
     if (values[at] === CLOCK_ERROR) p.reject(clockError())
     else {
-      const decision = decodeDecision(values, at, p.req, p.months)
+      const decision = decodeDecision(values, at, p.req)
       if (decision instanceof Error) p.reject(decision)
       else p.resolve(decision)
     }

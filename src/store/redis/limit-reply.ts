@@ -1,4 +1,4 @@
-import { decide } from '../../limits/decide.ts'
+import { decide, receipt } from '../../limits/decide.ts'
 import type { ConsumeRequest, LimitDecision, RefusalReason } from '../types.ts'
 
 // One candidate month as the consume script takes it: label (for the usage key) and bounds as strings.
@@ -53,21 +53,15 @@ export function candidateMonths(now: number): [MonthArgs, MonthArgs] {
 
 // consume.lua's reply: per decision, its verdict and what it was decided on (see the script's header)
 export const REPLY_STRIDE = 6
-const DAY_MS = 86_400_000
 const VERDICTS: Record<RefusalReason, number> = { quota: 1, key_quota: 2, key_rate: 3, workspace_rate: 4 }
 
 // One decision of the script's reply (REPLY_STRIDE numbers from `at`) → the decision the headers are built
 // from: taken again here by the embedded store's function on the state the script decided on, so that
 // every figure is computed as the embedded store computes it. A verdict that differs from the script's
 // is an Error (a bug, answered 503 like a failed call), never a header that says something else than
-// what was charged. `months`: the two candidates the decision declared, in order (to name the month it
-// charged, as the script chose it: the first that holds its instant).
-export function decodeDecision(
-  r: readonly number[],
-  at: number,
-  req: ConsumeRequest,
-  months: readonly [MonthArgs, MonthArgs],
-): LimitDecision | Error {
+// what was charged. The receipt names the month and day of the script's instant: the month the script
+// charged, which is the one of its two candidates that holds that instant.
+export function decodeDecision(r: readonly number[], at: number, req: ConsumeRequest): LimitDecision | Error {
   const now = r[at + 1]!
   const keyTat = r[at + 2]!
   const workspaceTat = r[at + 3]!
@@ -81,16 +75,6 @@ export function decodeDecision(
   if (verdict !== r[at]) {
     return new Error(`anvil: consume.lua's verdict ${r[at]} differs from the gateway's ${verdict}`)
   }
-  if (decision.allowed && req.rateOnly !== true) {
-    const [a, b] = months
-    const month = now >= Number(a.start) && now < Number(a.end) ? a : b
-    decision.charge = {
-      workspaceId: req.workspaceId,
-      keyId: req.keyId,
-      ...(req.mode === 'test' ? { mode: 'test' as const } : {}),
-      month: month.label,
-      day: String(Math.floor((now - Number(month.start)) / DAY_MS) + 1).padStart(2, '0'),
-    }
-  }
+  if (decision.allowed && req.rateOnly !== true) decision.charge = receipt(req, now)
   return decision
 }
