@@ -8,12 +8,14 @@ import { type Gateway, type Running, startGateway, startNode } from '../../bench
 // the same answer: small-hash's floor (key check and the contract's headers) and contract floor (plus
 // validation, limits, metrics and the access line: bench/baselines/floor-contract.ts), and
 // json-format-input's two floors for the {input} form (the whole body parsed; the input unescaped and
-// minified on a thread as it streams).
+// minified on a thread as it streams), and first-request's diff floor (the diff on a bare server's event
+// loop).
 describe('the bench baselines answer as the gateway does', () => {
   let gateway: Gateway
   const servers: Record<string, Running> = {}
   let ca: Buffer
   const inputFloors: Record<string, Running> = {}
+  let diffFloor: Running
 
   beforeAll(async () => {
     gateway = await startGateway({ LOG_LEVEL: 'info' })
@@ -34,11 +36,12 @@ describe('the bench baselines answer as the gateway does', () => {
         { ...env, STREAM_INPUT_BATCH: '7' },
         /READY (https:\/\/\S+)/,
       )
+    diffFloor = await startNode('bench/baselines/bare-diff.ts', env, /READY (https:\/\/\S+)/)
   }, 60_000)
 
   afterAll(async () => {
     await Promise.all(
-      [gateway, ...Object.values(servers), ...Object.values(inputFloors)].map((s) => s?.stop()),
+      [gateway, diffFloor, ...Object.values(servers), ...Object.values(inputFloors)].map((s) => s?.stop()),
     )
   })
 
@@ -125,5 +128,24 @@ describe('the bench baselines answer as the gateway does', () => {
         expect(theirs.json, name).toEqual(ours.json)
       }
     }
+  }, 60_000)
+
+  it("first-request's diff floor answers the gateway's diff", async () => {
+    // numbers a parse would lose, written as text: 1.0, a 20-digit integer changed in its last digit
+    const body =
+      '{"left":{"items":[{"id":1,"price":1.0},{"id":2,"price":12345678901234567890}]},' +
+      '"right":{"items":[{"id":2,"price":12345678901234567891},{"id":3,"price":-0}]},' +
+      '"array_key":"id","output":"both"}'
+    const ours = await post(gateway.url, body, gateway.key, '/v1/json/diff')
+    expect(ours.status).toBe(200)
+    expect((ours.json as { data: { stats: unknown } }).data.stats).toEqual({
+      added: 1,
+      removed: 1,
+      changed: 1,
+      moved: 0,
+    })
+    const theirs = await post(diffFloor.url, body)
+    expect(theirs.status).toBe(200)
+    expect(theirs.json).toEqual(ours.json)
   }, 60_000)
 })
