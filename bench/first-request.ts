@@ -45,7 +45,8 @@ async function firstAndWarm(id: (typeof IDS)[number], send: (id: string) => Prom
 // A fresh gateway (business plan, its JSON limit and budget raised as the guard raises them), ready when
 // /readyz says 200; then each op's first request, one after another, timed end to end on a kept-alive
 // connection (TLS, HTTP/1.1), and then WARM_ROUNDS more of each, whose median is the warm figure. What a
-// paid customer's first requests after a deploy or a thread's recycle pay.
+// paid customer's first requests after a deploy or a thread's recycle pay. Then each op's floor (FLOORS),
+// the same way, while the gateway idles.
 async function measure(): Promise<{ gateway: Timed[]; floor: Timed[] }> {
   const heavy = requests([...IDS])
   const gateway = await startGateway({
