@@ -18,7 +18,8 @@ const TARGET = 1.5
 // minify as a raw body, a 64 MiB raw sha256
 const IDS = ['diff-10k', 'diff-100k', 'minify-raw', 'sha256-raw'] as const
 // Each op's floor: Node's own HTTPS server doing the same work on its event loop, no gateway and no pool
-// (bench/baselines/), fresh for each of its first requests as the gateway is. What any fresh Node process
+// (bench/baselines/), a fresh process for each op's first request (the gateway serves its four first
+// requests in one fresh process, so its later ones are if anything warmer). What any fresh Node process
 // pays on its first request of that size (new connection, code and memory it has not used yet), measured
 // in the same run: a first-request ratio at or under the floor's is the gateway adding nothing of its own.
 const FLOORS: Record<(typeof IDS)[number], string> = {
@@ -34,12 +35,11 @@ interface Timed {
   warm: number
 }
 
-// One server's first request of an op and the median of WARM_ROUNDS more, on one kept-alive connection.
-async function firstAndWarm(id: (typeof IDS)[number], send: (id: string) => Promise<number>): Promise<Timed> {
-  const first = await send(id)
+// The median of WARM_ROUNDS requests of an op, one after another on one kept-alive connection.
+async function warmMedian(id: string, send: (id: string) => Promise<number>): Promise<number> {
   const ms: number[] = []
   for (let i = 0; i < WARM_ROUNDS; i++) ms.push(await send(id))
-  return { id, first, warm: median(ms) }
+  return median(ms)
 }
 
 // A fresh gateway (business plan, its JSON limit and budget raised as the guard raises them), ready when
@@ -82,11 +82,8 @@ async function measure(): Promise<{ gateway: Timed[]; floor: Timed[] }> {
     const first = new Map<string, number>()
     for (const id of IDS) first.set(id, await toGateway.send(id))
     const measured: Timed[] = []
-    for (const id of IDS) {
-      const ms: number[] = []
-      for (let i = 0; i < WARM_ROUNDS; i++) ms.push(await toGateway.send(id))
-      measured.push({ id, first: first.get(id)!, warm: median(ms) })
-    }
+    for (const id of IDS)
+      measured.push({ id, first: first.get(id)!, warm: await warmMedian(id, toGateway.send) })
     toGateway.close()
     // the floors, each a fresh process for its op's first request (the gateway idle meanwhile)
     const floor: Timed[] = []
@@ -95,7 +92,8 @@ async function measure(): Promise<{ gateway: Timed[]; floor: Timed[] }> {
       const toFloor = sender(() => `${server.url}/`)
       try {
         await waitReady(server.url, ca)
-        floor.push(await firstAndWarm(id, toFloor.send))
+        const first = await toFloor.send(id)
+        floor.push({ id, first, warm: await warmMedian(id, toFloor.send) })
       } finally {
         toFloor.close()
         await server.stop()

@@ -3,6 +3,7 @@ import { createServer } from 'node:https'
 import { answerBytes, parseOpBytes } from '../../src/ops/answer.ts'
 import { CATALOG } from '../../src/ops/catalog.ts'
 import { prepareThread } from '../../workers/warmup.ts'
+import { answeredReadiness } from './serve.ts'
 
 // The floor for a JSON diff's first request (bench/first-request.ts): Node's own HTTPS server (no
 // framework, no gateway, no pool) that reads the whole body and runs the diff on its event loop by the
@@ -17,12 +18,7 @@ const [cert, key] = await Promise.all([
 const diff = CATALOG.named('json.diff')!
 await prepareThread({ warmUp: true }, CATALOG)
 const server = createServer({ cert, key }, function bareDiff(req, res) {
-  // a GET is a readiness probe (the first-request bench asks it before timing, as it asks the gateway's
-  // /readyz): answered without reading a body
-  if (req.method === 'GET') {
-    res.end('ready')
-    return
-  }
+  if (answeredReadiness(req, res)) return
   const chunks: Buffer[] = []
   req.on('data', (chunk: Buffer) => chunks.push(chunk))
   req.on('end', async () => {

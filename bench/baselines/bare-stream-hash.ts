@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:https'
+import { answeredReadiness } from './serve.ts'
 
 // The floor for streamed hashing: Node's own HTTPS server (no framework, no gateway) feeding the request
 // body straight into sha256, same certificate. What the gateway's octet-stream path is measured against
@@ -10,12 +11,7 @@ const [cert, key] = await Promise.all([
   readFile(process.env.TLS_KEY_FILE!, 'utf8'),
 ])
 const server = createServer({ cert, key }, function bareStreamHash(req, res) {
-  // a GET is a readiness probe (the first-request bench asks it before timing, as it asks the gateway's
-  // /readyz): answered without reading a body
-  if (req.method === 'GET') {
-    res.end('ready')
-    return
-  }
+  if (answeredReadiness(req, res)) return
   const hash = createHash('sha256')
   let bytes = 0
   req.on('data', (chunk: Buffer) => {

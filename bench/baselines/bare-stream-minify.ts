@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:https'
 import { createJsonStream, endJsonStream, writeJsonStream } from '../../src/ops/json/format/stream.ts'
+import { answeredReadiness } from './serve.ts'
 
 // The floor for streamed JSON minify: Node's own HTTPS server (no framework, no gateway, no pool) feeding
 // the request body through the same streaming formatter on its event loop and writing the output back
@@ -10,12 +11,7 @@ const [cert, key] = await Promise.all([
   readFile(process.env.TLS_KEY_FILE!, 'utf8'),
 ])
 const server = createServer({ cert, key }, function bareStreamMinify(req, res) {
-  // a GET is a readiness probe (the first-request bench asks it before timing, as it asks the gateway's
-  // /readyz): answered without reading a body
-  if (req.method === 'GET') {
-    res.end('ready')
-    return
-  }
+  if (answeredReadiness(req, res)) return
   const declared = Number(req.headers['content-length'] ?? 0)
   const stream = createJsonStream({
     mode: 'minify',

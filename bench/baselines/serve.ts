@@ -1,3 +1,13 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+// A GET to a bare floor is a readiness probe (bench/first-request.ts asks it before timing, as it asks the
+// gateway's /readyz): answered here, without reading a body. True when it was one.
+export function answeredReadiness(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'GET') return false
+  res.end('ready')
+  return true
+}
+
 // what it needs of a Fastify instance, whichever server (HTTP/1.1 or HTTP/2) the instance was built on
 interface Listener {
   listen(options: { port: number; host: string }): Promise<string>

@@ -1,6 +1,6 @@
 import type { Charge, ConsumeRequest, LimitDecision, PolicyState } from './decision.ts'
 import { gcra, gcraPeek } from './gcra.ts'
-import { dayOf, monthLengthSeconds, secondsToMonthEnd } from './month.ts'
+import { monthLengthSeconds, secondsToMonthEnd } from './month.ts'
 
 export interface Counters {
   workspaceMonth: number
@@ -77,10 +77,9 @@ export function decide(
   return { decision, keyTat: keyState.tat, workspaceTat: wsState.tat }
 }
 
-// The receipt of a charged decision (what a refund gives back): the UTC month and day of its instant, as
-// both stores count them.
-export function receipt(req: ConsumeRequest, now: number): Charge {
-  const day = dayOf(now)
+// The receipt of a charged decision (what a refund gives back): the UTC month and day of its instant
+// (`day`: dayOf's name of it, YYYY-MM-DD), as both stores count them.
+export function receipt(req: ConsumeRequest, day: string): Charge {
   return {
     workspaceId: req.workspaceId,
     keyId: req.keyId,

@@ -590,7 +590,7 @@ export class MemoryStore implements Store {
       counts.requests++
       const day = dayOf(now)
       usage.daily[day] = (usage.daily[day] ?? 0) + 1
-      decision.charge = receipt(req, now)
+      decision.charge = receipt(req, day)
     } else {
       const field =
         decision.reason === 'quota' || decision.reason === 'key_quota' ? 'refused_quota' : 'refused_rate'

@@ -1,4 +1,5 @@
 import { decide, receipt } from '../../limits/decide.ts'
+import { dayOf } from '../../limits/month.ts'
 import type { ConsumeRequest, LimitDecision, RefusalReason } from '../types.ts'
 
 // One candidate month as the consume script takes it: label (for the usage key) and bounds as strings.
@@ -75,6 +76,6 @@ export function decodeDecision(r: readonly number[], at: number, req: ConsumeReq
   if (verdict !== r[at]) {
     return new Error(`anvil: consume.lua's verdict ${r[at]} differs from the gateway's ${verdict}`)
   }
-  if (decision.allowed && req.rateOnly !== true) decision.charge = receipt(req, now)
+  if (decision.allowed && req.rateOnly !== true) decision.charge = receipt(req, dayOf(now))
   return decision
 }
