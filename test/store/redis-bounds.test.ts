@@ -38,8 +38,9 @@ describeRedis('Redis limit decisions at their bounds', () => {
     batcher = new ConsumeBatcher(
       new RedisKeys(`bounds${hex()}`),
       (args) => {
-        // numkeys, keys, subjects, bounds, subjects' values, then 2 values per decision
-        calls.push((args[5] as unknown[]).length / 2)
+        // numkeys, keys, subjects, bounds, subjects' values, then 3 values per run: subject, count, instant
+        const runs = args[5] as number[]
+        calls.push(runs.reduce((sum, _, i) => (i % 3 === 1 ? sum + runs[i]! : sum), 0))
         return client.anvilConsumeBuffer(...args)
       },
       false,

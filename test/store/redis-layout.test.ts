@@ -246,7 +246,8 @@ describeRedis('Redis store layout and behaviour', () => {
       2,
       [...month(2026, 0), ...month(2025, 11)],
       [...subject('key_x'), ...subject('key_y')],
-      [1, String(Date.UTC(2026, 5, 1)), 2, String(Date.UTC(2026, 0, 10))],
+      // two runs of one decision each: subject, count, instant
+      [1, 1, String(Date.UTC(2026, 5, 1)), 2, 1, String(Date.UTC(2026, 0, 10))],
     )
     const reply = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8))
     // the first decision is an error (verdict -1) and leaves no trace; the second is admitted (verdict 0)

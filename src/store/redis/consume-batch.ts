@@ -100,7 +100,9 @@ export class ConsumeBatcher {
 
 // consume.lua's arguments for a batch: numkeys, the usage hashes (each once), the number of subjects, the
 // hashes' month bounds, 8 values per subject (a key under one set of limits: the decisions of one key in
-// a turn share one), then 2 per decision (see the script's header).
+// a turn share one), then 3 per run of decisions (consecutive decisions of one subject at one instant:
+// its subject, how many, the instant; see the script's header). A turn's requests on one key are one run,
+// so what redis-server parses and the script loops over per decision is only the decision itself.
 export function encodeBatch(
   batch: readonly Pick<Pending, 'req' | 'usageA' | 'usageB' | 'months' | 'now'>[],
 ): (string | number | (string | number)[])[] {
@@ -120,7 +122,7 @@ export function encodeBatch(
   const subjects: (string | number)[] = []
   // per key id, the subjects (their first decision, and index) it has in this batch
   const byKey = new Map<string, { first: (typeof batch)[number]; index: number }[]>()
-  const decisions: (string | number)[] = []
+  const runs: (string | number)[] = []
   for (const p of batch) {
     const { req } = p
     let known = byKey.get(req.keyId)
@@ -143,9 +145,12 @@ export function encodeBatch(
       }
       known.push({ first: p, index: subject })
     }
-    decisions.push(subject, p.now)
+    const last = runs.length - 3
+    if (last >= 0 && runs[last] === subject && runs[last + 2] === p.now)
+      runs[last + 1] = (runs[last + 1] as number) + 1
+    else runs.push(subject, 1, p.now)
   }
-  return [keys.length, keys, subjects.length / 8, bounds, subjects, decisions]
+  return [keys.length, keys, subjects.length / 8, bounds, subjects, runs]
 }
 
 // Two decisions of one key share a subject when everything the script takes per subject is the same

@@ -12,9 +12,11 @@
 -- two GCRA theoretical arrival times (TATs, ms). The batch reads each hash it touches once (one HMGET of
 -- every field an admission reads or moves), decides in memory, and writes each hash once (one HSET of the
 -- fields that moved, plus PEXPIRE when the month's hash is new); a batch with refusals reads their
--- counters with a second HMGET just before that HSET (an admission's call then reads 5 fields, not 9). Numbers go to Redis as Lua numbers
--- (Redis writes them with 17 significant digits: exact), never through string.format. Cost per decision
--- is measured by bench/redis-decision.ts.
+-- counters with a second HMGET just before that HSET (an admission's call then reads 5 fields, not 9).
+-- A batch of one run (a turn's requests on one key) outside a month's first second takes a shorter path
+-- to the same reads, decisions and writes (below). Numbers go to Redis as Lua numbers (Redis writes them
+-- with 17 significant digits: exact), never through string.format. Cost per decision is measured by
+-- bench/redis-decision.ts.
 --
 -- KEYS[1..k]   <p>:{ws:<id>}:usage:<YYYY-MM>: every usage hash a decision of the batch may touch (for
 --              each subject, the month the caller believes it is and the neighbouring month nearer to
@@ -30,9 +32,11 @@
 --   +6 workspace monthly quota              +7 key monthly quota, or -1 for none
 --   +8 '1': charge (rate limits, month quotas, usage); '0': rate only (the per-second limits decide and
 --      move; month quotas are neither checked nor charged, no usage counter moves)
--- then 2 values per decision, in arrival order:
+-- then 3 values per run of decisions, in arrival order (a run: consecutive decisions of one subject at one
+-- instant; a turn's requests on one key are one run, whatever their number):
 --   +1 its subject (1..s)
---   +2 now in ms (tests inject a clock), or '' to use Redis TIME (production; read once per batch)
+--   +2 how many decisions it holds
+--   +3 now in ms (tests inject a clock), or '' to use Redis TIME (production; read once per batch)
 -- The script's clock decides which month it is; the caller passes both candidates (keys and bounds)
 -- because a cluster script may only touch declared keys, and calendar arithmetic is simpler in JS.
 -- A clock in neither month means the two clocks disagree by weeks: that decision is refused as an error
@@ -57,14 +61,14 @@
 --       (with the previous month's in the first second of a month, as the decision used them)
 --   [5] the workspace's month count before the decision   [6] the key's
 
-local tonumber, floor, ceil = tonumber, math.floor, math.ceil
+local tonumber, floor, ceil, unpack = tonumber, math.floor, math.ceil, unpack
 local KEYS, ARGV = KEYS, ARGV
 local DAY = 86400000
 local nk = #KEYS
 local ns = tonumber(ARGV[1])
-local firstSubject = 1 + 2 * nk
-local firstDecision = firstSubject + 8 * ns
-local n = (#ARGV - firstDecision) / 2
+local firstSubject = 2 + 2 * nk
+local firstRun = firstSubject + 8 * ns
+local runs = (#ARGV - firstRun + 1) / 3
 
 local starts, ends = {}, {}
 for i = 1, nk do
@@ -72,31 +76,190 @@ for i = 1, nk do
   ends[i] = tonumber(ARGV[2 * i + 1])
 end
 
--- the subjects: limits, field names, GCRA intervals; and where the subject's last placed instant falls
--- (place() below). One table each: a lone decision's call allocates little.
+local redisNow
+local function clock(arg)
+  if arg ~= '' then return tonumber(arg) end
+  if redisNow == nil then
+    local t = redis.call('TIME')
+    redisNow = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  end
+  return redisNow
+end
+
+-- the month of an instant among a subject's two (its index in KEYS, and the other's), or nil when it is
+-- in neither
+local function monthOf(a, b, now)
+  if now >= starts[a] and now < ends[a] then return a, b end
+  if now >= starts[b] and now < ends[b] then return b, a end
+end
+
+-- the field of the day of month an instant falls on, in month u
+local function dayFieldOf(u, now)
+  local day = floor((now - starts[u]) / DAY) + 1
+  return day < 10 and ('d:0' .. day) or ('d:' .. day)
+end
+
+-- the decisions' replies, 6 numbers each (the header's [1]..[6])
+local out, o = {}, 0
+
+-- the decisions of one run, one after the other on the values they start from (each reads what the one
+-- before it left); returns the values after the run and how many were admitted and refused
+local function decideRun(now, count, kint, wint, quota, kquota, charging, wPrev, kPrev, wsCount, keyCount)
+  local admitted, quotaRefused, rateRefused = 0, 0, 0
+  local limit = now + 1e-9
+  for _ = 1, count do
+    -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
+    local kNew = ((kPrev == nil or kPrev < now) and now or kPrev) + kint
+    local wNew = ((wPrev == nil or wPrev < now) and now or wPrev) + wint
+    local reason = 0
+    if charging and wsCount >= quota then reason = 1
+    elseif charging and kquota >= 0 and keyCount >= kquota then reason = 2
+    elseif kNew - 1000 > limit then reason = 3
+    elseif wNew - 1000 > limit then reason = 4 end
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] =
+      reason, now, kPrev or -1, wPrev or -1, wsCount, keyCount
+    o = o + 6
+    if reason == 0 then
+      wPrev, kPrev = wNew, kNew
+      admitted = admitted + 1
+      if charging then wsCount, keyCount = wsCount + 1, keyCount + 1 end
+    elseif reason <= 2 then
+      quotaRefused = quotaRefused + 1
+    else
+      rateRefused = rateRefused + 1
+    end
+  end
+  return wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused
+end
+
+-- what a run leaves besides the fields it moved, per hash: the refusal counters to add (field → count,
+-- and the fields in first-use order) and the expiry of a month's new hash
+local refused, refusedOrder, expire = {}, {}, {}
+local function refuse(u, field, count)
+  local r = refused[u]
+  if r == nil then
+    r = {}
+    refused[u], refusedOrder[u] = r, {}
+  end
+  local c = r[field]
+  if c == nil then
+    local order = refusedOrder[u]
+    order[#order + 1] = field
+  end
+  r[field] = (c or 0) + count
+end
+local function afterRun(u, keyId, charging, twAbsent, now, admitted, quotaRefused, rateRefused)
+  if charging then
+    -- refusals are counted only where the month is charged (a rate-only decision moves no counter)
+    if quotaRefused > 0 then
+      refuse(u, 'refused_quota', quotaRefused)
+      refuse(u, 'k:' .. keyId .. ':refused_quota', quotaRefused)
+    end
+    if rateRefused > 0 then
+      refuse(u, 'refused_rate', rateRefused)
+      refuse(u, 'k:' .. keyId .. ':refused_rate', rateRefused)
+    end
+  end
+  -- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
+  -- every admission, so it is absent only until the month's first one; setting it again changes nothing)
+  if twAbsent and (admitted > 0 or charging) then
+    expire[u] = ceil(ends[u] - now) + 400 * DAY
+  end
+end
+
+-- hash h written once: the field/value pairs in args (m values: the fields that moved; counters only
+-- grow, a TAT only moves on) and the refusal counters, read now (only a batch with refusals reads them)
+-- and written with their new totals; then its expiry when it is new
+local function write(h, args, m)
+  local order = refusedOrder[h]
+  if order ~= nil then
+    local r = refused[h]
+    local got = redis.call('HMGET', KEYS[h], unpack(order))
+    for f = 1, #order do
+      args[m + 1], args[m + 2] = order[f], (tonumber(got[f]) or 0) + r[order[f]]
+      m = m + 2
+    end
+  end
+  if m > 0 then redis.call('HSET', KEYS[h], unpack(args, 1, m)) end
+  if expire[h] ~= nil then redis.call('PEXPIRE', KEYS[h], expire[h]) end
+end
+
+-- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
+-- cost more than deciding; struct.pack writes them as one bulk string, in C
+local function reply()
+  return struct.pack('<' .. string.rep('d', o), unpack(out, 1, o))
+end
+
+-- One run of one subject outside the first second of a month: a turn's requests on one key, the common
+-- batch. Its hash is read with the five fields the run needs and written with those that moved, without
+-- the general path's bookkeeping (which fields each hash needs, values kept per hash), which cost
+-- redis-server more than the decisions themselves (docs/decisions.md "Limits in batches (Redis)").
+if runs == 1 and ns == 1 then
+  local base = firstSubject
+  local now = clock(ARGV[firstRun + 2])
+  local u, other = monthOf(tonumber(ARGV[base]), tonumber(ARGV[base + 1]), now)
+  if u and not (now < starts[u] + 1000 and starts[other] < starts[u]) then
+    local keyId = ARGV[base + 2]
+    local tk, kreq = 'tk:' .. keyId, 'k:' .. keyId .. ':requests'
+    local dayField = dayFieldOf(u, now)
+    local charging = ARGV[base + 7] ~= '0'
+    local got = redis.call('HMGET', KEYS[u], 'tw', tk, 'requests', kreq, dayField)
+    local tw = tonumber(got[1])
+    local wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused = decideRun(
+      now,
+      tonumber(ARGV[firstRun + 1]),
+      1000 / tonumber(ARGV[base + 3]),
+      1000 / tonumber(ARGV[base + 4]),
+      tonumber(ARGV[base + 5]),
+      tonumber(ARGV[base + 6]),
+      charging,
+      tw,
+      tonumber(got[2]),
+      tonumber(got[3]) or 0,
+      tonumber(got[4]) or 0
+    )
+    afterRun(u, keyId, charging, tw == nil, now, admitted, quotaRefused, rateRefused)
+    local args, m = {}, 0
+    if admitted > 0 then
+      args[1], args[2], args[3], args[4] = 'tw', wPrev, tk, kPrev
+      m = 4
+      if charging then
+        args[5], args[6], args[7], args[8] = 'requests', wsCount, kreq, keyCount
+        args[9], args[10] = dayField, (tonumber(got[5]) or 0) + admitted
+        m = 10
+      end
+    end
+    write(u, args, m)
+    return reply()
+  end
+end
+
+-- The general path: several subjects or runs, a clock in neither month, or the first second of a month.
+-- The subjects: limits, field names, GCRA intervals; and where the subject's last placed instant falls
+-- (place() below).
 local S = {}
 for i = 1, ns do
   local base = firstSubject + 8 * (i - 1)
-  local keyId = ARGV[base + 3]
+  local keyId = ARGV[base + 2]
   S[i] = {
-    a = tonumber(ARGV[base + 1]),
-    b = tonumber(ARGV[base + 2]),
+    a = tonumber(ARGV[base]),
+    b = tonumber(ARGV[base + 1]),
     keyId = keyId,
     tk = 'tk:' .. keyId,
     kreq = 'k:' .. keyId .. ':requests',
-    kint = 1000 / tonumber(ARGV[base + 4]),
-    wint = 1000 / tonumber(ARGV[base + 5]),
-    quota = tonumber(ARGV[base + 6]),
-    kquota = tonumber(ARGV[base + 7]),
-    charging = ARGV[base + 8] ~= '0',
-    now = false, u = false, day = 0, dayField = false, prev = false, placed = false,
+    kint = 1000 / tonumber(ARGV[base + 3]),
+    wint = 1000 / tonumber(ARGV[base + 4]),
+    quota = tonumber(ARGV[base + 5]),
+    kquota = tonumber(ARGV[base + 6]),
+    charging = ARGV[base + 7] ~= '0',
+    now = false, u = false, dayField = false, prev = false, placed = false,
   }
 end
 
 -- the fields each hash is read with: the workspace's once per hash, each day's once, each subject's once
 -- per hash (a subject is placed again only when an injected clock moves it; a field listed twice is
 -- harmless, read and written with the same value). The refusal counters are not among them: only a batch
--- with refusals needs them, read just before the write (below).
+-- with refusals needs them, read just before the write (write() above).
 local want, level, lastDay = {}, {}, {}
 local function fieldsOf(h)
   local w = want[h]
@@ -107,24 +270,17 @@ local function fieldsOf(h)
   return w
 end
 
--- a decision's month (its index in KEYS, or false when its clock is in neither), day of month, day field
--- and the other month's index when the previous month's TATs count (the first second of a month), per
--- subject and instant: with Redis TIME every decision of a batch has the same instant, so this runs once
--- per subject; registers the fields the subject reads there
+-- a run's month (its index in KEYS, or false when its clock is in neither), day field and the other
+-- month's index when the previous month's TATs count (the first second of a month), per subject and
+-- instant: with Redis TIME every run of a batch has the same instant, so this runs once per subject;
+-- registers the fields the subject reads there
 local function place(s, now)
-  local a, b = s.a, s.b
-  local u, o
-  if now >= starts[a] and now < ends[a] then
-    u, o = a, b
-  elseif now >= starts[b] and now < ends[b] then
-    u, o = b, a
-  end
+  local u, other = monthOf(s.a, s.b, now)
   s.now = now
   s.u = u or false
   if u then
-    local day = floor((now - starts[u]) / DAY) + 1
-    local dayField = day < 10 and ('d:0' .. day) or ('d:' .. day)
-    s.day, s.dayField = day, dayField
+    local dayField = dayFieldOf(u, now)
+    s.dayField = dayField
     local w = fieldsOf(u)
     local m = #w
     -- the workspace's fields: 1 = its TAT, 2 = and its request count
@@ -148,12 +304,12 @@ local function place(s, now)
       w[m + 1], w[m + 2] = s.tk, s.kreq
     end
     -- the previous month's TATs count in the first second of a month
-    if now < starts[u] + 1000 and starts[o] < starts[u] then
-      s.prev = o
-      local p = fieldsOf(o)
+    if now < starts[u] + 1000 and starts[other] < starts[u] then
+      s.prev = other
+      local p = fieldsOf(other)
       local n = #p
-      if level[o] < 1 then
-        level[o] = 1
+      if level[other] < 1 then
+        level[other] = 1
         n = n + 1
         p[n] = 'tw'
       end
@@ -164,25 +320,15 @@ local function place(s, now)
   end
 end
 
-local redisNow
-local function clock(arg)
-  if arg ~= '' then return tonumber(arg) end
-  if redisNow == nil then
-    local t = redis.call('TIME')
-    redisNow = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-  end
-  return redisNow
-end
-
--- first pass: every decision placed, so that each hash is read once with every field the batch needs;
--- each decision's subject and instant kept for the second (an argument is converted once)
-local subjectOf, nowOf = {}, {}
-for j = 1, n do
-  local base = firstDecision + 2 * (j - 1)
-  local subject = S[tonumber(ARGV[base + 1])]
+-- first pass: every run placed, so that each hash is read once with every field the batch needs; each
+-- run's subject and instant kept for the second (an argument is converted once)
+local subjectOf, nowOf, countOf = {}, {}, {}
+for r = 1, runs do
+  local base = firstRun + 3 * (r - 1)
+  local subject = S[tonumber(ARGV[base])]
   local now = clock(ARGV[base + 2])
   if now ~= subject.now then place(subject, now) end
-  subjectOf[j], nowOf[j] = subject, now
+  subjectOf[r], nowOf[r], countOf[r] = subject, now, tonumber(ARGV[base + 1])
 end
 
 -- each hash read once; `read` keeps the values read, to write back only what moved
@@ -200,27 +346,24 @@ for h = 1, nk do
   end
 end
 
--- second pass: the decisions, in arrival order, on the values in memory; the refusal counters they move,
--- per hash, as counts to add (field → count, and the fields in first-use order)
-local refused, refusedOrder = {}, {}
-local expire = {}
-local out = {}
-local o = 0
-for j = 1, n do
-  local subject, now = subjectOf[j], nowOf[j]
+-- second pass: the runs in arrival order, each on the values in memory, written back at the run's end
+for r = 1, runs do
+  local subject, now, count = subjectOf[r], nowOf[r], countOf[r]
   -- placed again only when this subject's instants differ within the batch (an injected clock)
   if now ~= subject.now then place(subject, now) end
   local u = subject.u
   if not u then
-    -- a clock in neither month: an error for this decision alone
-    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = -1, 0, 0, 0, 0, 0
+    -- a clock in neither month: an error for each of the run's decisions alone
+    for _ = 1, count do
+      out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = -1, 0, 0, 0, 0, 0
+      o = o + 6
+    end
   else
     local v = vals[u]
-    local tk = subject.tk
-    local charging = subject.charging
-
-    local wPrev, kPrev = v.tw, v[tk]
-    local twAbsent = wPrev == nil
+    local tk, kreq = subject.tk, subject.kreq
+    local wAt = v.tw
+    -- the TATs the run starts from: with the previous month's in its first second (the larger)
+    local wPrev, kPrev = wAt, v[tk]
     local p = subject.prev
     if p then
       local pv = vals[p]
@@ -228,57 +371,34 @@ for j = 1, n do
       if pw and (wPrev == nil or pw > wPrev) then wPrev = pw end
       if pk and (kPrev == nil or pk > kPrev) then kPrev = pk end
     end
-    -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
-    local kNew = ((kPrev == nil or kPrev < now) and now or kPrev) + subject.kint
-    local wNew = ((wPrev == nil or wPrev < now) and now or wPrev) + subject.wint
-    local wsCount = v.requests or 0
-    local kreq = subject.kreq
-    local keyCount = v[kreq] or 0
-    local reason = 0
-    if charging and wsCount >= subject.quota then reason = 1
-    elseif charging and subject.kquota >= 0 and keyCount >= subject.kquota then reason = 2
-    elseif kNew - 1000 > now + 1e-9 then reason = 3
-    elseif wNew - 1000 > now + 1e-9 then reason = 4 end
-
-    if reason == 0 then
-      v.tw = wNew
-      v[tk] = kNew
+    local charging = subject.charging
+    local wsCount, keyCount, admitted, quotaRefused, rateRefused
+    wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused = decideRun(
+      now,
+      count,
+      subject.kint,
+      subject.wint,
+      subject.quota,
+      subject.kquota,
+      charging,
+      wPrev,
+      kPrev,
+      v.requests or 0,
+      v[kreq] or 0
+    )
+    if admitted > 0 then
+      v.tw, v[tk] = wPrev, kPrev
       if charging then
-        v.requests = wsCount + 1
-        v[kreq] = keyCount + 1
+        v.requests, v[kreq] = wsCount, keyCount
         local dayField = subject.dayField
-        v[dayField] = (v[dayField] or 0) + 1
+        v[dayField] = (v[dayField] or 0) + admitted
       end
-    elseif charging then
-      local r = refused[u]
-      if r == nil then
-        r = {}
-        refused[u], refusedOrder[u] = r, {}
-      end
-      local kind = reason <= 2 and 'refused_quota' or 'refused_rate'
-      local keyCounter = 'k:' .. subject.keyId .. ':' .. kind
-      local c, kc = r[kind], r[keyCounter]
-      if c == nil or kc == nil then
-        local order = refusedOrder[u]
-        if c == nil then order[#order + 1] = kind end
-        if kc == nil then order[#order + 1] = keyCounter end
-      end
-      r[kind], r[keyCounter] = (c or 0) + 1, (kc or 0) + 1
     end
-    -- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
-    -- every admission, so it is absent only until the month's first one; setting it again changes nothing)
-    if twAbsent and (reason == 0 or charging) then
-      expire[u] = ceil(ends[u] - now) + 400 * DAY
-    end
-
-    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] =
-      reason, now, kPrev or -1, wPrev or -1, wsCount, keyCount
+    afterRun(u, subject.keyId, charging, wAt == nil, now, admitted, quotaRefused, rateRefused)
   end
-  o = o + 6
 end
 
--- each hash written once: the fields that moved (counters only grow, a TAT only moves on), and the
--- refusal counters, read now (only a batch with refusals reads them) and written with their new totals
+-- each hash written once
 for h = 1, nk do
   local fields = want[h]
   local args, m = {}, 0
@@ -293,19 +413,7 @@ for h = 1, nk do
       end
     end
   end
-  local order = refusedOrder[h]
-  if order ~= nil then
-    local r = refused[h]
-    local got = redis.call('HMGET', KEYS[h], unpack(order))
-    for f = 1, #order do
-      args[m + 1], args[m + 2] = order[f], (tonumber(got[f]) or 0) + r[order[f]]
-      m = m + 2
-    end
-  end
-  if m > 0 then redis.call('HSET', KEYS[h], unpack(args)) end
-  if expire[h] ~= nil then redis.call('PEXPIRE', KEYS[h], expire[h]) end
+  write(h, args, m)
 end
 
--- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
--- cost more than deciding; struct.pack writes them as one bulk string, in C
-return struct.pack('<' .. string.rep('d', o), unpack(out))
+return reply()
