@@ -99,6 +99,32 @@ local function dayFieldOf(u, now)
   return day < 10 and ('d:0' .. day) or ('d:' .. day)
 end
 
+-- whether an instant in month u is in its first second with the previous month declared as the other:
+-- then the previous month's TATs still count (see the header)
+local function firstSecond(u, other, now)
+  return now < starts[u] + 1000 and starts[other] < starts[u]
+end
+
+-- subject i's limits, field names and GCRA intervals, from its 8 arguments; and where its last placed
+-- instant falls (place() below, on the general path)
+local function subjectAt(i)
+  local base = firstSubject + 8 * (i - 1)
+  local keyId = ARGV[base + 2]
+  return {
+    a = tonumber(ARGV[base]),
+    b = tonumber(ARGV[base + 1]),
+    keyId = keyId,
+    tk = 'tk:' .. keyId,
+    kreq = 'k:' .. keyId .. ':requests',
+    kint = 1000 / tonumber(ARGV[base + 3]),
+    wint = 1000 / tonumber(ARGV[base + 4]),
+    quota = tonumber(ARGV[base + 5]),
+    kquota = tonumber(ARGV[base + 6]),
+    charging = ARGV[base + 7] ~= '0',
+    now = false, u = false, dayField = false, prev = false, placed = false,
+  }
+end
+
 -- the decisions' replies, 6 numbers each (the header's [1]..[6])
 local out, o = {}, 0
 
@@ -195,30 +221,28 @@ end
 -- the general path's bookkeeping (which fields each hash needs, values kept per hash), which cost
 -- redis-server more than the decisions themselves (docs/decisions.md "Limits in batches (Redis)").
 if runs == 1 and ns == 1 then
-  local base = firstSubject
+  local s = subjectAt(1)
   local now = clock(ARGV[firstRun + 2])
-  local u, other = monthOf(tonumber(ARGV[base]), tonumber(ARGV[base + 1]), now)
-  if u and not (now < starts[u] + 1000 and starts[other] < starts[u]) then
-    local keyId = ARGV[base + 2]
-    local tk, kreq = 'tk:' .. keyId, 'k:' .. keyId .. ':requests'
+  local u, other = monthOf(s.a, s.b, now)
+  if u and not firstSecond(u, other, now) then
+    local tk, kreq, charging = s.tk, s.kreq, s.charging
     local dayField = dayFieldOf(u, now)
-    local charging = ARGV[base + 7] ~= '0'
     local got = redis.call('HMGET', KEYS[u], 'tw', tk, 'requests', kreq, dayField)
     local tw = tonumber(got[1])
     local wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused = decideRun(
       now,
       tonumber(ARGV[firstRun + 1]),
-      1000 / tonumber(ARGV[base + 3]),
-      1000 / tonumber(ARGV[base + 4]),
-      tonumber(ARGV[base + 5]),
-      tonumber(ARGV[base + 6]),
+      s.kint,
+      s.wint,
+      s.quota,
+      s.kquota,
       charging,
       tw,
       tonumber(got[2]),
       tonumber(got[3]) or 0,
       tonumber(got[4]) or 0
     )
-    afterRun(u, keyId, charging, tw == nil, now, admitted, quotaRefused, rateRefused)
+    afterRun(u, s.keyId, charging, tw == nil, now, admitted, quotaRefused, rateRefused)
     local args, m = {}, 0
     if admitted > 0 then
       args[1], args[2], args[3], args[4] = 'tw', wPrev, tk, kPrev
@@ -235,25 +259,9 @@ if runs == 1 and ns == 1 then
 end
 
 -- The general path: several subjects or runs, a clock in neither month, or the first second of a month.
--- The subjects: limits, field names, GCRA intervals; and where the subject's last placed instant falls
--- (place() below).
 local S = {}
 for i = 1, ns do
-  local base = firstSubject + 8 * (i - 1)
-  local keyId = ARGV[base + 2]
-  S[i] = {
-    a = tonumber(ARGV[base]),
-    b = tonumber(ARGV[base + 1]),
-    keyId = keyId,
-    tk = 'tk:' .. keyId,
-    kreq = 'k:' .. keyId .. ':requests',
-    kint = 1000 / tonumber(ARGV[base + 3]),
-    wint = 1000 / tonumber(ARGV[base + 4]),
-    quota = tonumber(ARGV[base + 5]),
-    kquota = tonumber(ARGV[base + 6]),
-    charging = ARGV[base + 7] ~= '0',
-    now = false, u = false, dayField = false, prev = false, placed = false,
-  }
+  S[i] = subjectAt(i)
 end
 
 -- the fields each hash is read with: the workspace's once per hash, each day's once, each subject's once
@@ -304,7 +312,7 @@ local function place(s, now)
       w[m + 1], w[m + 2] = s.tk, s.kreq
     end
     -- the previous month's TATs count in the first second of a month
-    if now < starts[u] + 1000 and starts[other] < starts[u] then
+    if firstSecond(u, other, now) then
       s.prev = other
       local p = fieldsOf(other)
       local n = #p
