@@ -9,6 +9,7 @@ import { applyJsonPatch } from '../src/ops/json/patch/patch.ts'
 import { jsonEqual } from '../src/ops/json/value.ts'
 import { type BaseTree, prepareBaseTree } from './lib/base-tree.ts'
 import { median } from './lib/load.ts'
+import { cpuMicros } from './lib/proc-cpu.ts'
 import { type Gateway, startGateway } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
@@ -28,6 +29,13 @@ const LARGE_TARGET_MS = 1_000
 // The tree the issue's figures start from (141 ms at 10k, 1.27 s at 100k, measured beside 00fb065's
 // 380-462 ms and 3.6-4.3 s): run beside this one unless BENCH_BASE_REF names another ("none": no base).
 export const REFERENCE_REF = '16384ed'
+// After the LARGE rounds, PACED measured requests each, as a client sends them that waits PACE_MS after
+// each answer (not back to back): each follows one request of its side by PACE_MS, and the sides take
+// turns. Its figures: its time end to end, and its gateway's process CPU (/proc, all threads) from its send
+// until PACE_MS after its answer, so what the gateway does between a client's requests (its collections)
+// counts, as does a heap regrown after one.
+const PACED = Number(process.env.BENCH_JSON_DIFF_PACED ?? 3)
+const PACE_MS = 1_500
 
 export interface Item {
   id: number
@@ -153,6 +161,7 @@ interface Side {
   agent: Agent
   ms: Record<number, number[]>
   early: Record<number, number[]>
+  paced: { ms: number[]; cpuMs: number[] }
 }
 
 // Through the gateway (business plan, HTTPS/1.1, one connection): POST /v1/json/diff with output "both"
@@ -185,6 +194,7 @@ async function throughGateways() {
         agent: new Agent({ keepAlive: true, maxSockets: 1 }),
         ms: {},
         early: {},
+        paced: { ms: [], cpuMs: [] },
       })
     }
     await start('this tree')
@@ -192,6 +202,7 @@ async function throughGateways() {
     const head = sides[0]!
     const idleRss = statusKb(head.gateway.child.pid!, 'VmRSS')
     let firstPeakRss = 0
+    let peakRss = 0
     let largeBytes = 0
     for (const count of [SMALL, LARGE]) {
       const { left, right } = documents(count)
@@ -236,9 +247,24 @@ async function throughGateways() {
       for (const side of [...sides, ...sides]) {
         for (let i = 0; i < ROUNDS; i++) side.ms[count]!.push((await send(side)).ms)
       }
+      if (count === LARGE) {
+        peakRss = statusKb(head.gateway.child.pid!, 'VmHWM')
+        const pause = () => new Promise((resolve) => setTimeout(resolve, PACE_MS))
+        for (let i = 0; i < PACED; i++) {
+          for (const side of sides) {
+            // one request PACE_MS after the side's previous answer, then the measured one PACE_MS after it
+            await pause()
+            await send(side)
+            await pause()
+            const cpu = cpuMicros(side.gateway.child.pid)!
+            side.paced.ms.push((await send(side)).ms)
+            await pause()
+            side.paced.cpuMs.push((cpuMicros(side.gateway.child.pid)! - cpu) / 1000)
+          }
+        }
+      }
     }
-    const pid = head.gateway.child.pid!
-    return { sides, largeBytes, idleRss, firstPeakRss, peakRss: statusKb(pid, 'VmHWM') }
+    return { sides, largeBytes, idleRss, firstPeakRss, peakRss }
   } finally {
     for (const side of sides) {
       side.agent.destroy()
@@ -275,6 +301,16 @@ function earlyRows(m: Measured, count: number): ScenarioRow[] {
     value: median(side.early[count]!),
     unit: 'ms',
   }))
+}
+
+// The paced requests' medians, per side: end to end, and the gateway's CPU per request.
+function pacedRows(m: Measured): ScenarioRow[] {
+  if (PACED === 0) return []
+  const label = (side: Side) => `gateway ${LARGE / 1000}k, ${side.label}, ${PACE_MS / 1000} s apart`
+  return m.remote.sides.flatMap((side) => [
+    { label: label(side), value: median(side.paced.ms), unit: 'ms' },
+    { label: `${label(side)}, CPU per request`, value: median(side.paced.cpuMs), unit: 'ms' },
+  ])
 }
 
 function printEarly(rows: ScenarioRow[]): void {
@@ -332,6 +368,9 @@ export const jsonDiffLargeScenario: Scenario = {
       )
     }
     printEarly(early)
+    const paced = pacedRows(m)
+    for (const row of paced)
+      process.stdout.write(`  ${row.label}: ${row.value.toFixed(0)} ${row.unit} (no target)\n`)
     const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`
     const times = (bytes: number) => `${(bytes / remote.largeBytes).toFixed(1)}×`
     const rssRatio = remote.peakRss / remote.largeBytes
@@ -345,6 +384,7 @@ export const jsonDiffLargeScenario: Scenario = {
       rows: [
         ...rows,
         ...early,
+        ...paced,
         { label: 'body', value: remote.largeBytes / MiB, unit: 'MiB' },
         { label: 'gateway peak RSS (this tree)', value: remote.peakRss / MiB, unit: 'MiB' },
       ],

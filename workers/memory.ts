@@ -7,13 +7,13 @@ import type { ThreadData } from './protocol.ts'
 // needed and, left alone, keeps it: after one 100k-item diff every thread that ran one held hundreds of
 // MiB of committed heap, most of it garbage, until some later task happened to trigger a full collection.
 // So after a task whose heap grew past GROWTH_BYTES the thread runs a full, memory-reducing collection
-// once it has been idle for IDLE_MS (a thread busy with the next task collects after that one instead).
+// once its pool has been quiet for QUIET_MS (a thread busy with the next task collects after that one
+// instead).
 // Measured (bench/diff-memory.ts): the collection gives the pages back to the OS, so the gateway's RSS
 // returns to within idle + 64 MiB; recycling the thread would as well but costs a new thread's boot and
 // warm-up (workers/warmup.ts) on the next request.
 
 export const GROWTH_BYTES = 64 * 1024 * 1024
-const IDLE_MS = 200
 
 // the heap's committed size and the process's RSS after the last collection (or at boot): growth is
 // measured from here. The heap size alone can miss a large task: collections during the task shrink the
@@ -61,22 +61,42 @@ function sweepAfterAnswer(): void {
 // it skips the checks: they cost 10-50 µs (a heap statistics and an RSS read), a fifth of a pool hop.
 const SHORT_MS = 20
 
-// Requests on this thread's pool: bodies arriving, waiting for a place, or tasks running on its threads
-// (the pool's admission keeps the count, src/exec/admission.ts). While there are any, the collection
-// waits, up to MAX_DEFER_MS after the task: it would give back the heap the next large task is about to
-// grow again, on this thread or, as tasks alternate between threads, on this one next. Measured on
-// back-to-back 100k-item diffs, a collection between them cost 150-200 ms of CPU (the memory-reducing
-// collection itself, ~170 ms with V8's helper threads, then the next task's parse regrowing a shrunk heap:
-// 430-575 ms a task without it, 710-740 after it). The cap keeps issue 14's promise (memory back within
-// 10 s) on a pool that never goes quiet. None outside a pool (tests call the entry directly).
+// Requests on this thread's pool: bodies arriving, waiting for a place, or tasks running on its threads,
+// and how many have come (the pool's admission keeps both, src/exec/admission.ts). The thread looks every
+// QUIET_MS and collects at a look when the pool was empty at the last one and no request has come since:
+// it has been empty all that time. Otherwise it waits, up to MAX_DEFER_MS after the task: the collection
+// would give back the heap the next large task is about to grow again, on this thread or, as tasks
+// alternate between threads, on this one next. A collection followed by a large task costs that task
+// 30-40% more CPU (100k-item diffs about 2 s apart: 1.24-1.76 s of process CPU each against 0.90-0.92 s
+// without the collection; the memory-reducing collection itself, then the parse regrowing a shrunk heap
+// through a young generation shrunk too, scavenge after scavenge). So a pool is quiet only once nothing has
+// come to it for a whole QUIET_MS: a look at one instant (before issue 41's fix) found a pool serving one
+// client's back-to-back large requests empty in the moment between an answer and the next request, and a
+// client sending one every second or two never waits that long. The cap keeps issue 14's promise
+// (memory back within 10 s) on a pool that never goes quiet; a quiet pool gives it back 1-2 s after its
+// last task. None outside a pool (tests call the entry directly): the first look collects.
+const QUIET_MS = 1_000
 const MAX_DEFER_MS = 8_000
 const shared = (workerData as Partial<ThreadData> | undefined)?.busy
 const busy = shared ? new Int32Array(shared) : undefined
 let armedAt = 0
+// what the last look saw: the pool's count of requests come, and whether none was on it
+let arrivals = 0
+let emptyAtLastLook = false
+
+// Whether the pool has been empty since the last look; remembers this look for the next.
+function quietSinceLastLook(pool: Int32Array): boolean {
+  const come = Atomics.load(pool, 1)
+  const empty = Atomics.load(pool, 0) === 0
+  const quiet = emptyAtLastLook && empty && come === arrivals
+  arrivals = come
+  emptyAtLastLook = empty
+  return quiet
+}
 
 function collectWhenQuiet(): void {
-  if (busy && Atomics.load(busy, 0) > 0 && Date.now() - armedAt < MAX_DEFER_MS) {
-    timer = setTimeout(collectWhenQuiet, IDLE_MS)
+  if (busy && !quietSinceLastLook(busy) && Date.now() - armedAt < MAX_DEFER_MS) {
+    timer = setTimeout(collectWhenQuiet, QUIET_MS)
     timer.unref()
     return
   }
@@ -96,7 +116,9 @@ export function afterTask(runMs = Number.POSITIVE_INFINITY): void {
   if (!grown) return
   clearTimeout(timer)
   armedAt = Date.now()
-  timer = setTimeout(collectWhenQuiet, IDLE_MS)
+  // the first look: this task is still on the pool until the event loop has its answer
+  if (busy) quietSinceLastLook(busy)
+  timer = setTimeout(collectWhenQuiet, QUIET_MS)
   // a pending collection never keeps a thread (or a process shutting down) alive
   timer.unref()
 }

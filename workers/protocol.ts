@@ -22,8 +22,8 @@ export interface ThreadData {
   // warm up before the first task (workers/warmup.ts), then add one to `warmed` (read by /readyz)
   warmUp: boolean
   warmed: SharedArrayBuffer
-  // how busy the pool is (src/exec/pools.ts): a thread gives its memory back only once the pool is quiet
-  // (workers/memory.ts)
+  // how busy the pool is, and how many requests have come to it (src/exec/admission.ts): a thread gives its
+  // memory back only once the pool has been quiet for a while (workers/memory.ts)
   busy: SharedArrayBuffer
   // modules declaring ops beyond the built-in ones (src/ops/catalog.ts, catalogWith): a test's own ops
   opModules?: readonly string[]

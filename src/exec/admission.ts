@@ -48,9 +48,10 @@ export class PoolAdmission {
   #waiting = 0
   #seq = 0
   #tenants = new Map<string, Tenant>()
-  // shared with the pool's threads: requests on the pool, whether their bodies are arriving, waiting for a
-  // place or running, so that a thread does not give back the memory the next large task is about to
-  // need (workers/memory.ts)
+  // shared with the pool's threads, so that a thread does not give back the memory the next large task is
+  // about to need (workers/memory.ts): [0] the requests on the pool, whether their bodies are arriving,
+  // waiting for a place or running; [1] how many requests have come to it so far (wrapping), which tells
+  // a thread whether one came and went between two of its looks at [0]
   readonly #busy: Int32Array | undefined
 
   constructor(capacity: number, threads = capacity, busy?: Int32Array) {
@@ -62,6 +63,10 @@ export class PoolAdmission {
 
   #publish(): void {
     if (this.#busy) Atomics.store(this.#busy, 0, this.#reserved + this.#waiting + this.#inFlight)
+  }
+
+  #arrived(): void {
+    if (this.#busy) Atomics.add(this.#busy, 1, 1)
   }
 
   get inFlight(): number {
@@ -100,6 +105,7 @@ export class PoolAdmission {
     onRefused?: () => void,
   ): { reservation: Reservation; admitted: Promise<boolean> } {
     const reservation: Reservation = { state: 'waiting', workspaceId }
+    this.#arrived()
     const tenant = this.#tenant(workspaceId)
     if (tenant.line.length === 0 && this.#mayTake(tenant)) {
       this.#take(tenant, reservation)
@@ -146,6 +152,7 @@ export class PoolAdmission {
     }
     if (this.full()) return false
     this.#inFlight++
+    this.#arrived()
     this.#publish()
     if (workspaceId !== undefined) this.#tenant(workspaceId).running++
     return true

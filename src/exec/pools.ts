@@ -91,9 +91,9 @@ function createPool(
   // each thread adds one here once its ops are loaded and warm (a replacement thread adds again: the count
   // only says the boot threads got there, and a replaced thread does not make the gateway unready)
   const warmed = new Int32Array(new SharedArrayBuffer(4))
-  // requests on the pool: arriving, waiting or running (admission keeps it, threads read it:
-  // workers/memory.ts)
-  const busy = new Int32Array(new SharedArrayBuffer(4))
+  // requests on the pool (arriving, waiting or running) and requests come to it so far: admission keeps
+  // them, threads read them (workers/memory.ts)
+  const busy = new Int32Array(new SharedArrayBuffer(8))
   const piscina = new Piscina({
     filename: BOOT,
     // warm: every thread exists from boot and warms up before /readyz says ready (issue 14)

@@ -167,6 +167,32 @@ describe('pool admission', () => {
     expect(pool.tenants).toBe(0)
   })
 
+  it("shares with the pool's threads how many requests are on it and how many have come (workers/memory.ts)", () => {
+    const busy = new Int32Array(new SharedArrayBuffer(8))
+    const pool = new PoolAdmission(2, 2, busy)
+    const seen = () => [Atomics.load(busy, 0), Atomics.load(busy, 1)]
+    // a body arriving: on the pool, and come
+    const { reservation } = pool.reserve('ws_a', 0)
+    expect(seen()).toEqual([1, 1])
+    // its task starts: the same request, not a new one
+    expect(pool.start(reservation)).toBe(true)
+    expect(seen()).toEqual([1, 1])
+    // a task with no reservation (a body the event loop parsed)
+    expect(pool.start(undefined, 'ws_b')).toBe(true)
+    expect(seen()).toEqual([2, 2])
+    // a start refused on a full pool never came
+    expect(pool.start(undefined, 'ws_b')).toBe(false)
+    expect(seen()).toEqual([2, 2])
+    pool.finish('ws_a')
+    pool.finish('ws_b')
+    // gone, but the count of those that came stays: a thread can tell one came and went between its looks
+    expect(seen()).toEqual([0, 2])
+    // a request refused at the door came too (it was on the pool's door, not in it)
+    pool.reserve('ws_c', 0)
+    pool.reserve('ws_c', 0)
+    expect(seen()).toEqual([1, 4])
+  })
+
   it('with no wait, a full pool refuses at once', async () => {
     const pool = new PoolAdmission(1)
     pool.reserve('ws_a', 0)

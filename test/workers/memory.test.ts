@@ -94,14 +94,14 @@ describe('a thread gives memory back after a large task', () => {
   }
 
   it('waits while its pool is busy (a body arriving, a task running): the next task would grow it again', async () => {
-    const busy = new Int32Array(new SharedArrayBuffer(4))
+    const busy = new Int32Array(new SharedArrayBuffer(8))
     const admission = new PoolAdmission(2, 2, busy)
     const { reservation } = admission.reserve('ws_a', 0)
     expect(Atomics.load(busy, 0)).toBe(1)
     const t = memoryThread(busy)
     try {
       await t.grown
-      // well past the 200 ms idle delay, with a body still arriving: no collection
+      // past a quiet second, with a body still arriving: no collection
       await new Promise((r) => setTimeout(r, 1_000))
       expect(await t.collections()).toBe(0)
       // its task runs (on another thread, say): still none
@@ -109,7 +109,7 @@ describe('a thread gives memory back after a large task', () => {
       expect(Atomics.load(busy, 0)).toBe(1)
       await new Promise((r) => setTimeout(r, 600))
       expect(await t.collections()).toBe(0)
-      // the pool is quiet: collected within the idle delay
+      // the pool is quiet: collected after a second or two of it
       admission.finish()
       expect(Atomics.load(busy, 0)).toBe(0)
       expect(await t.collected(5_000)).toBe(1)
@@ -118,8 +118,35 @@ describe('a thread gives memory back after a large task', () => {
     }
   })
 
+  it('waits until nothing has come to its pool for a whole second: requests that come and go between its looks defer it', async () => {
+    const busy = new Int32Array(new SharedArrayBuffer(8))
+    const admission = new PoolAdmission(2, 2, busy)
+    const t = memoryThread(busy)
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
+    try {
+      await t.grown
+      // one client's large requests, one after the other: each on the pool for a moment, 800 ms apart (under
+      // the second), so the pool is empty at almost any instant the thread looks
+      for (let i = 0; i < 6; i++) {
+        const { reservation } = admission.reserve('ws_a', 0)
+        expect(admission.start(reservation)).toBe(true)
+        await pause(5)
+        admission.finish('ws_a')
+        await pause(800)
+      }
+      expect(Atomics.load(busy, 0)).toBe(0)
+      expect(await t.collections()).toBe(0)
+      // then nothing comes: collected once a whole second has passed without a request, and not before
+      const quietFrom = Date.now() - 800
+      expect(await t.collected(5_000)).toBe(1)
+      expect(Date.now() - quietFrom).toBeGreaterThanOrEqual(1_000)
+    } finally {
+      await t.thread.terminate()
+    }
+  }, 20_000)
+
   it('collects within 10 s even on a pool that never goes quiet (issue 14)', async () => {
-    const busy = new Int32Array(new SharedArrayBuffer(4))
+    const busy = new Int32Array(new SharedArrayBuffer(8))
     new PoolAdmission(2, 2, busy).start()
     const t = memoryThread(busy)
     try {
