@@ -187,7 +187,7 @@ describe('pool admission', () => {
     pool.finish('ws_b')
     // gone, but the count of those that came stays: a thread can tell one came and went between its looks
     expect(seen()).toEqual([0, 2])
-    // a request refused at the door came too (it was on the pool's door, not in it)
+    // a request refused at the door counts as come: a pool that requests keep coming to is not quiet
     pool.reserve('ws_c', 0)
     pool.reserve('ws_c', 0)
     expect(seen()).toEqual([1, 4])
