@@ -101,22 +101,22 @@ describe('a thread gives memory back after a large task', () => {
     const t = memoryThread(busy)
     try {
       await t.grown
-      // past a quiet second, with a body still arriving: no collection
-      await new Promise((r) => setTimeout(r, 1_000))
+      // two of the thread's looks (1 s apart) with a body still arriving: no collection
+      await new Promise((r) => setTimeout(r, 2_500))
       expect(await t.collections()).toBe(0)
-      // its task runs (on another thread, say): still none
+      // its task runs (on another thread, say): still none, two looks on
       expect(admission.start(reservation)).toBe(true)
       expect(Atomics.load(busy, 0)).toBe(1)
-      await new Promise((r) => setTimeout(r, 600))
+      await new Promise((r) => setTimeout(r, 2_200))
       expect(await t.collections()).toBe(0)
       // the pool is quiet: collected after a second or two of it
       admission.finish()
       expect(Atomics.load(busy, 0)).toBe(0)
-      expect(await t.collected(5_000)).toBe(1)
+      expect(await t.collected(8_000)).toBe(1)
     } finally {
       await t.thread.terminate()
     }
-  })
+  }, 20_000)
 
   it('waits until nothing has come to its pool for a whole second: requests that come and go between its looks defer it', async () => {
     const busy = new Int32Array(new SharedArrayBuffer(8))
