@@ -1,9 +1,9 @@
-import { CATALOG } from '../ops/catalog.ts'
-import type { PlanName } from './plans.ts'
+import { familyNames } from '../ops/family-names.ts'
+import type { PlanName } from './plan-names.ts'
 
 // Endpoint families a key can be restricted to: the ops' families (OpDescriptor.family, in the catalog's
-// order), plus async jobs.
-export const FAMILIES: readonly string[] = [...new Set(CATALOG.ops.map((op) => op.family)), 'jobs']
+// order; named without loading the ops, src/ops/family-names.ts), plus async jobs.
+export const FAMILIES: readonly string[] = [...familyNames(), 'jobs']
 export type Family = string
 
 // Families a free workspace cannot use: submitting a job is paid-only (POST /v1/jobs declares paidOnly,

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { CATALOG } from '../ops/catalog.ts'
 import type { AnyOp } from '../ops/define.ts'
+import { PLAN_NAMES, type PlanName } from './plan-names.ts'
 
-export const PLAN_NAMES = ['free', 'pro', 'business'] as const
-export type PlanName = (typeof PLAN_NAMES)[number]
+// the names alone live in plan-names.ts, for what must not load the ops (the admin CLI)
+export { PLAN_NAMES, type PlanName } from './plan-names.ts'
 
 const baseLimits = z.object({
   monthly_quota: z.number().int().min(0),

@@ -1,7 +1,7 @@
 import { parseCidr } from '../lib/cidr.ts'
 import { closestName } from '../lib/did-you-mean.ts'
 import { FAMILIES } from '../limits/families.ts'
-import { PLAN_NAMES } from '../limits/plans.ts'
+import { PLAN_NAMES } from '../limits/plan-names.ts'
 
 // The admin CLI's commands: each one's arguments are checked here, before anything is sent, so a typo is
 // a message naming the flag rather than a request the server refuses (or, worse, accepts as null).

@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { AnyOp, FamilyDescriptor, OpCap } from './define.ts'
+import { FAMILY_FILE, familyNames } from './family-names.ts'
 
 // Every operation, found by its file: `src/ops/**/<name>.op.ts`, each exporting its descriptor as default
 // (src/ops/define.ts). Nothing lists them by hand, so adding an op is adding its file. The gateway, its pool
@@ -9,8 +10,6 @@ import type { AnyOp, FamilyDescriptor, OpCap } from './define.ts'
 
 const ROOT = new URL('./', import.meta.url)
 const SUFFIX = '.op.ts'
-// each family's directory declares it once: its tag in the OpenAPI document (src/ops/define.ts)
-const FAMILY_FILE = 'family.ts'
 
 function opFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -45,13 +44,6 @@ async function load(modules: readonly string[]): Promise<AnyOp[]> {
     if (!m.default?.name) throw new Error(`${modules[i]} exports no operation (export default defineOp(...))`)
     return m.default
   })
-}
-
-function familyNames(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(`${dir}${entry.name}/${FAMILY_FILE}`))
-    .map((entry) => entry.name)
-    .sort()
 }
 
 const familyFile = (dir: string, name: string) => pathToFileURL(`${dir}${name}/${FAMILY_FILE}`).href
@@ -114,8 +106,33 @@ function makeCatalog(ops: readonly AnyOp[], extraModules: readonly string[]): Ca
   }
 }
 
+// A built-in op sits in its family's directory (`files`: the ops' module URLs, in order), and every family
+// has one: so the families named from the directories alone (family-names.ts, for what must not load the
+// ops) are the ops' families.
+export function checkInTheirFamilies(
+  ops: readonly AnyOp[],
+  files: readonly string[],
+  families: readonly string[],
+  root: URL = ROOT,
+): void {
+  ops.forEach((op, i) => {
+    if (!files[i]!.startsWith(new URL(`${op.family}/`, root).href))
+      throw new Error(
+        `${files[i]} declares op ${op.name} of family ${op.family}, outside src/ops/${op.family}/`,
+      )
+  })
+  for (const name of families)
+    if (!ops.some((op) => op.family === name)) throw new Error(`src/ops/${name}/ declares no operation`)
+}
+
 const FAMILIES = await loadFamilies(fileURLToPath(ROOT))
-const BUILT_IN = await load(opFiles(fileURLToPath(ROOT)))
+const BUILT_IN_FILES = opFiles(fileURLToPath(ROOT))
+const BUILT_IN = await load(BUILT_IN_FILES)
+checkInTheirFamilies(
+  BUILT_IN,
+  BUILT_IN_FILES,
+  FAMILIES.map((f) => f.name),
+)
 
 // Every module the catalog loads by its file, found as it finds them (file URLs): what a pool thread loads
 // besides what these and its entry import (src/exec/thread-sources.ts).
