@@ -36,7 +36,7 @@ describe('the families, named without loading an op', () => {
     // a load hook that names, on stderr, every op module the process loads
     const hook =
       'data:text/javascript,import{registerHooks}from"node:module";registerHooks({load(u,c,n){' +
-      'if(/\\/src\\/ops\\/.*\\.op\\.ts$/.test(u))process.stderr.write(`op module ${u}\\n`);return n(u,c)}})'
+      'if(/\\/src\\/ops\\/.*\\.op\\.ts$/.test(u))process.stderr.write("op module "+u+"\\n");return n(u,c)}})'
     const run = (args: string[]) =>
       spawnSync(process.execPath, ['--import', hook, ...args], { cwd: ROOT, encoding: 'utf8' })
     const cli = run(['src/main/admin-cli.ts', 'keys', 'create', '--help'])
