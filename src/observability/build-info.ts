@@ -5,9 +5,17 @@ import { VERSION } from '../lib/version.ts'
 const ROOT = new URL('../../', import.meta.url).pathname
 
 // The commit this process runs: ANVIL_COMMIT when set (the image has no .git: the Dockerfile passes it),
-// else asked of git once at boot (a checkout), else "unknown".
+// else asked of git once for the process (a checkout: the code loaded is the commit checked out when it
+// first asked, whatever git says later; a process that opens several runtimes, as the tests do, spawns
+// git once), else "unknown".
+let checkedOut: string | undefined
 export function sourceCommit(configured: string | undefined): string {
   if (configured) return configured.toLowerCase()
+  checkedOut ??= gitHead()
+  return checkedOut
+}
+
+function gitHead(): string {
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], {
       cwd: ROOT,
