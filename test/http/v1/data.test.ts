@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parse } from 'yaml'
 import { INPUT_WINDOW } from '../../../workers/stream-protocol.ts'
 import { startTestApp, type TestApp } from '../../helpers/harness.ts'
 
@@ -118,7 +117,11 @@ describe('/v1/data/convert with a raw body larger than the stream ring', () => {
   it('converts every byte of it, in order', async () => {
     const item = (i: number) => `- name: svc-${i}\n  replicas: ${i % 7}\n  labels: {app: svc-${i}}\n`
     let text = ''
-    for (let i = 0; text.length < INPUT_WINDOW + 2 ** 19; i++) text += item(i)
+    const items: unknown[] = []
+    for (let i = 0; text.length < INPUT_WINDOW + 2 ** 19; i++) {
+      text += item(i)
+      items.push({ name: `svc-${i}`, replicas: i % 7, labels: { app: `svc-${i}` } })
+    }
     const res = await t.app.inject({
       method: 'POST',
       url: '/v1/data/convert?from=yaml&to=json&indent=0',
@@ -130,6 +133,7 @@ describe('/v1/data/convert with a raw body larger than the stream ring', () => {
       payload: text,
     })
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200)
-    expect(res.body).toBe(JSON.stringify(parse(text)))
+    // the document, written down as the items were (not parsed back by the library under test)
+    expect(res.body).toBe(JSON.stringify(items))
   }, 60_000)
 })
