@@ -179,6 +179,8 @@ export const GUARDED: readonly FigureSpec[] = [
     // the worst of one round was the machine more often than the gateway: identical trees measured 1.3 s
     // in one round on a case that was not the worst of any other round
     summary: 'worst case',
-    rounds: { first: 5, again: 7 },
+    // a case counts when it stalls in two of three rounds: a stall the gateway makes comes every round,
+    // and its bound is 5-10x the readings (3 where there were 5: CI's 30 minutes)
+    rounds: { first: 3, again: 7 },
   },
 ]
