@@ -85,6 +85,8 @@ const EXTERNAL = new Set([
   'integersAsBigInt',
   // Node's zlib, which compression's decisions compare with
   'zstdDecompressSync',
+  // vitest's, which decides where a test file runs (vitest.config.ts)
+  'vi.mock',
 ])
 
 const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)
