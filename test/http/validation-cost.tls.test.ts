@@ -110,8 +110,9 @@ function keyPassMs(body: string): number {
   return best
 }
 
-// the least of `tries` (the first ones run code the JIT has not optimized yet); `clock`: which timing to
-// read (the hooks', or 'jobs')
+// the least of `tries` (the first ones run code the JIT has not optimized yet, and a busy machine or a
+// collection can land on any one: the timed routes take 9, where 5 once read 3.34 ms against a 3.13 bound
+// beside the whole suite); `clock`: which timing to read (the hooks', or 'jobs')
 async function refusal(path: string, body: string, clock?: string, tries = 3) {
   const id = `${path} ${Math.random()}`
   let best = Number.POSITIVE_INFINITY
@@ -151,7 +152,7 @@ describe('a refused body costs no work per unknown field (issue 27)', () => {
     const rows: string[] = []
     for (const route of routes) {
       const body = bodyOf(route)
-      const { response, ms } = await refusal(concrete(route.url), body, undefined, 5)
+      const { response, ms } = await refusal(concrete(route.url), body, undefined, 9)
       expect(response.status, route.url).toBe(400)
       const error = response.json<{ error: { code: string; details: { issues: unknown[] } } }>().error
       expect(error.code).toBe('ERR_VALIDATION')

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { getHeapStatistics } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,7 +19,7 @@ function rssOf(pid: number): number {
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+  while (!check() && Date.now() < deadline) await sleep(100)
   return check()
 }
 
@@ -39,7 +40,7 @@ describe('a thread gives memory back after a large task', () => {
     expect(getHeapStatistics().total_heap_size).toBeLessThan(committed - GROWTH_BYTES)
     // nothing grew since: the next long task does not collect again
     afterTask(500)
-    await new Promise((r) => setTimeout(r, 500))
+    await sleep(500)
     expect(collectionsRun()).toBe(before + 1)
   })
 
@@ -85,7 +86,7 @@ describe('a thread gives memory back after a large task', () => {
       const deadline = Date.now() + ms
       let n = await collections()
       while (n === 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100))
+        await sleep(100)
         n = await collections()
       }
       return n
@@ -102,12 +103,12 @@ describe('a thread gives memory back after a large task', () => {
     try {
       await t.grown
       // two of the thread's looks (1 s apart) with a body still arriving: no collection
-      await new Promise((r) => setTimeout(r, 2_500))
+      await sleep(2_500)
       expect(await t.collections()).toBe(0)
       // its task runs (on another thread, say): still none, two looks on
       expect(admission.start(reservation)).toBe(true)
       expect(Atomics.load(busy, 0)).toBe(1)
-      await new Promise((r) => setTimeout(r, 2_200))
+      await sleep(2_200)
       expect(await t.collections()).toBe(0)
       // the pool is quiet: collected after a second or two of it
       admission.finish()
@@ -122,7 +123,6 @@ describe('a thread gives memory back after a large task', () => {
     const busy = new Int32Array(new SharedArrayBuffer(8))
     const admission = new PoolAdmission(2, 2, busy)
     const t = memoryThread(busy)
-    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
     try {
       await t.grown
       // one client's large requests, one after the other: each on the pool for a moment, 800 ms apart (under
@@ -130,9 +130,9 @@ describe('a thread gives memory back after a large task', () => {
       for (let i = 0; i < 6; i++) {
         const { reservation } = admission.reserve('ws_a', 0)
         expect(admission.start(reservation)).toBe(true)
-        await pause(5)
+        await sleep(5)
         admission.finish('ws_a')
-        await pause(800)
+        await sleep(800)
       }
       expect(Atomics.load(busy, 0)).toBe(0)
       expect(await t.collections()).toBe(0)
@@ -181,8 +181,8 @@ describe('a thread gives memory back after a large task', () => {
     it('after a 100k-item diff, its RSS is back near idle within seconds (bench/diff-memory.ts)', async () => {
       const ready = () => h1Request(server.url, { path: '/readyz', ca: server.ca }).then((r) => r.status)
       const deadline = Date.now() + 30_000
-      while ((await ready()) !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
-      await new Promise((r) => setTimeout(r, 1_000))
+      while ((await ready()) !== 200 && Date.now() < deadline) await sleep(100)
+      await sleep(1_000)
       const pid = server.child.pid!
       const idle = rssOf(pid)
       const product = (id: number) => ({
