@@ -5,11 +5,12 @@ import { defineConfig } from 'vitest/config'
 // a fork and its imports cost about 0.6 s a file, and the whole suite ran in 1,218 s against 1,427 s the
 // same hour (docs/decisions.md, "Test files share a process"). Two kinds of file still get a process of
 // their own: one that replaces modules (`vi.mock`: its mocks must not reach the others, and vitest mocks
-// only there), and one that bounds this process's own CPU time or memory, or looks at its threads, which
-// what earlier files left in it would count or hide (a free pool's refusal read 628 ms of process CPU
-// against 250 so; the libuv threadpool a pool must start from the event loop would already be there).
+// only there), and one that bounds this process's own CPU time, memory or event-loop delay, or looks at its
+// threads, which what earlier files left in it would count or hide (a free pool's refusal read 628 ms of
+// process CPU against 250 so; the libuv threadpool a pool must start from the event loop would already be
+// there).
 const OWN_PROCESS =
-  /\bvi\.(do)?[mM]ock\(|process\.cpuUsage|processCpuMs|memoryUsage\(|getHeapStatistics|\/proc\/self\//
+  /\bvi\.(do)?[mM]ock\(|process\.cpuUsage|processCpuMs|memoryUsage\(|getHeapStatistics|\/proc\/self\/|monitorEventLoopDelay|eventLoopUtilization/
 const ROOT = import.meta.dirname
 const files = readdirSync(`${ROOT}/test`, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts') && !f.split('/').includes('node_modules'))
