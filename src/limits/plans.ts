@@ -4,7 +4,7 @@ import type { AnyOp } from '../ops/define.ts'
 import { PLAN_NAMES, type PlanName } from './plan-names.ts'
 
 // the names alone live in plan-names.ts, for what must not load the ops (the admin CLI)
-export { PLAN_NAMES, type PlanName } from './plan-names.ts'
+export { PLAN_NAMES, type PlanName }
 
 const baseLimits = z.object({
   monthly_quota: z.number().int().min(0),

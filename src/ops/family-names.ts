@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 // catalog checks that every op sits in its family's directory and every family has an op, so these are the
 // ops' families, in the catalog's order.
 export const FAMILY_FILE = 'family.ts'
-export const OPS_DIR = fileURLToPath(new URL('./', import.meta.url))
+const OPS_DIR = fileURLToPath(new URL('./', import.meta.url))
 
 export function familyNames(dir: string = OPS_DIR): string[] {
   return readdirSync(dir, { withFileTypes: true })

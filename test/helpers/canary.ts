@@ -1,41 +1,40 @@
-import https from 'node:https'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import type { ServerProcess } from './server-process.ts'
 
+const CHILD = new URL('./canary-child.ts', import.meta.url).pathname
+
 // GET /healthz on its own keep-alive connection, one after another, for as long as `work` runs: the
-// longest any of them waited is how long the gateway's event loop was held. CANARY_TRACE=1 logs each slow
-// probe with its time, to line it up with the gateway's log.
+// longest any of them waited is how long the gateway's event loop was held. The probes run in a child
+// process (canary-child.ts): a pause of the test's own process (a collection of the heap the files before
+// it left, in the shared test process) would otherwise read as the gateway's. CANARY_TRACE=1 logs each
+// slow probe with its time, to line it up with the gateway's log.
 export async function canary<T>(
   server: ServerProcess,
   work: () => Promise<T>,
 ): Promise<{ result: T; worstMs: number }> {
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 1 })
-  const probe = () =>
-    new Promise<number>((resolve, reject) => {
-      const started = performance.now()
-      https
-        .get(`${server.url}/healthz`, { ca: server.ca, agent }, (res) => {
-          res.resume()
-          res.on('end', () => resolve(performance.now() - started))
-        })
-        .on('error', reject)
-    })
-  await probe()
-  let running = true
-  let worstMs = 0
-  const probing = (async () => {
-    while (running) {
-      const ms = await probe()
-      if (process.env.CANARY_TRACE && ms > 30) console.log('canary', ms.toFixed(0), new Date().toISOString())
-      worstMs = Math.max(worstMs, ms)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-  })()
+  const child = spawn(process.execPath, [CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.setEncoding('utf8').on('data', (c: string) => {
+    out += c
+  })
+  const exited = once(child, 'exit')
+  child.stdin.write(
+    `${JSON.stringify({ url: server.url, ca: server.ca, trace: !!process.env.CANARY_TRACE })}\n`,
+  )
   try {
+    await new Promise<void>((resolve, reject) => {
+      const onData = () => out.includes('ready\n') && resolve()
+      child.stdout.on('data', onData)
+      child.once('exit', (code) => reject(new Error(`canary child exited ${code} before its first probe`)))
+    })
     const result = await work()
+    child.stdin.end()
+    const [code] = await exited
+    if (code !== 0) throw new Error(`canary child exited ${code}`)
+    const { worstMs } = JSON.parse(out.slice(out.indexOf('ready\n') + 6)) as { worstMs: number }
     return { result, worstMs }
   } finally {
-    running = false
-    await probing
-    agent.destroy()
+    if (child.exitCode === null) child.kill()
   }
 }

@@ -42,7 +42,7 @@ describe('the families, named without loading an op', () => {
     const cli = run(['src/main/admin-cli.ts', 'keys', 'create', '--help'])
     expect(cli.status).toBe(0)
     expect(cli.stdout).toContain(`endpoint families the key may call: ${FAMILIES.join(', ')}`)
-    expect(cli.stdout).toMatch(/--plan|Usage: anvil-admin keys create/)
+    expect(cli.stdout).toMatch(/^Usage: anvil-admin keys create/)
     expect(cli.stderr).toBe('')
     const plans = run(['src/main/admin-cli.ts', 'workspaces', 'create', '--help'])
     expect(plans.stdout).toContain('free|pro|business')
