@@ -33,6 +33,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...ownProcess],
           isolate: false,
+          // fails a file that leaves a server, a client, a child, a timer or an environment change behind
+          setupFiles: ['./test/setup/leaks.ts'],
         },
       },
       {

@@ -55,6 +55,8 @@ describe('the bench base tree (bench/lib/base-tree.ts)', () => {
         expect(await readlink(`/proc/${gateway.child.pid}/cwd`)).toBe(base.dir)
         const r = await fetch(`${gateway.adminUrl}/metrics`)
         expect(r.status).toBe(200)
+        // read to its end: an unread body keeps fetch's socket open after the gateway has gone
+        expect(await r.text()).toContain('# HELP')
       } finally {
         await gateway.stop()
       }

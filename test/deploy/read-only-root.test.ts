@@ -75,8 +75,12 @@ async function probeStatus(probe: Probe, c: Container, ports: Map<number, number
   const port = ports.get(portNumber(c, h.port))
   const scheme = (h.scheme ?? 'HTTP').toLowerCase()
   if (scheme === 'https') return get(`https://127.0.0.1:${port}${h.path}`)
+  // the body read to its end: an unread one keeps fetch's socket open after the pod has gone
   return fetch(`http://127.0.0.1:${port}${h.path}`).then(
-    (r) => r.status,
+    async (r) => {
+      await r.arrayBuffer()
+      return r.status
+    },
     () => 0,
   )
 }
