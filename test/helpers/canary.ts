@@ -19,6 +19,8 @@ export async function canary<T>(
     out += c
   })
   const exited = once(child, 'exit')
+  // a child that could not start rejects it: the wait for its first probe below says so
+  exited.catch(() => {})
   child.stdin.write(
     `${JSON.stringify({ url: server.url, ca: server.ca, trace: !!process.env.CANARY_TRACE })}\n`,
   )
@@ -27,6 +29,7 @@ export async function canary<T>(
       const onData = () => out.includes('ready\n') && resolve()
       child.stdout.on('data', onData)
       child.once('exit', (code) => reject(new Error(`canary child exited ${code} before its first probe`)))
+      child.once('error', reject)
     })
     const result = await work()
     child.stdin.end()
