@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { createInterface } from 'node:readline'
 import type { ServerProcess } from './server-process.ts'
 
 const CHILD = new URL('./canary-child.ts', import.meta.url).pathname
@@ -14,28 +15,24 @@ export async function canary<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; worstMs: number }> {
   const child = spawn(process.execPath, [CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
-  let out = ''
-  child.stdout.setEncoding('utf8').on('data', (c: string) => {
-    out += c
-  })
-  const exited = once(child, 'exit')
-  // a child that could not start rejects it: the wait for its first probe below says so
-  exited.catch(() => {})
+  // the child's lines: `ready` once its first probe has answered, then {worstMs} when its stdin ends
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+  // 'close' comes after the child's stdout has ended; a child that cannot start rejects it ('error')
+  const closed = once(child, 'close')
+  closed.catch(() => {})
   child.stdin.write(
     `${JSON.stringify({ url: server.url, ca: server.ca, trace: !!process.env.CANARY_TRACE })}\n`,
   )
   try {
-    await new Promise<void>((resolve, reject) => {
-      const onData = () => out.includes('ready\n') && resolve()
-      child.stdout.on('data', onData)
-      child.once('exit', (code) => reject(new Error(`canary child exited ${code} before its first probe`)))
-      child.once('error', reject)
-    })
+    const ready = await Promise.race([lines.next(), closed])
+    if (Array.isArray(ready) || ready.value !== 'ready')
+      throw new Error('canary child ended before its first probe')
     const result = await work()
     child.stdin.end()
-    const [code] = await exited
-    if (code !== 0) throw new Error(`canary child exited ${code}`)
-    const { worstMs } = JSON.parse(out.slice(out.indexOf('ready\n') + 6)) as { worstMs: number }
+    const report = await lines.next()
+    const [code] = await closed
+    if (code !== 0 || report.done) throw new Error(`canary child exited ${code}`)
+    const { worstMs } = JSON.parse(report.value) as { worstMs: number }
     return { result, worstMs }
   } finally {
     if (child.exitCode === null) child.kill()
