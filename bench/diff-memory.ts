@@ -30,8 +30,6 @@ export const diffMemoryScenario: Scenario = {
     })
     const gateway = await startGateway({
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      // as the Docker image runs it (Dockerfile): glibc gives large freed buffers back to the OS
-      MALLOC_MMAP_THRESHOLD_: process.env.BENCH_MALLOC_MMAP_THRESHOLD ?? '131072',
       POOL_FREE_THREADS: '1',
       POOL_PAID_THREADS: '1',
       PLANS: JSON.stringify({ business: { max_json_bytes: 64 * MiB, compute_budget_ms: 60_000 } }),

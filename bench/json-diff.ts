@@ -180,8 +180,6 @@ async function throughGateways() {
   try {
     const env = {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      // as `npm start` and the Docker image run it (docs/dispatch.md): glibc gives large freed buffers back
-      MALLOC_MMAP_THRESHOLD_: process.env.BENCH_MALLOC_MMAP_THRESHOLD ?? '131072',
       PLANS: JSON.stringify({ business: { max_json_bytes: 64 * MiB, compute_budget_ms: 60_000 } }),
     }
     const start = async (label: string, tree?: BaseTree) => {

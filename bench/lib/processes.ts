@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { shippedEnv } from './shipped-env.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const START_TIMEOUT_MS = 120_000
@@ -80,7 +81,8 @@ function found(re: RegExp, text: string, what: string): string {
 }
 
 // The real gateway (`npm start`'s entry, or `base`: another commit's tree, run from its directory) on a
-// scratch DATA_DIR, its first workspace's limits raised so the benchmark measures the gateway's work, not
+// scratch DATA_DIR, with the environment `npm start` sets before Node starts (shipped-env.ts; `env` may
+// override it), its first workspace's limits raised so the benchmark measures the gateway's work, not
 // its refusals.
 export async function startGateway(
   env: Record<string, string> = {},
@@ -91,6 +93,7 @@ export async function startGateway(
   const running = await startNode(
     base?.gateway ?? 'src/main/gateway.ts',
     {
+      ...shippedEnv(),
       DATA_DIR: dataDir,
       PORT: '0',
       ADMIN_PORT: '0',

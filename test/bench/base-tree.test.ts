@@ -17,7 +17,7 @@ describe('the bench base tree (bench/lib/base-tree.ts)', () => {
     const pkg = JSON.parse(
       execFileSync('git', ['show', 'HEAD:package.json'], { cwd: ROOT, encoding: 'utf8' }),
     )
-    expect(pkg.scripts.start).toMatch(/^MALLOC_MMAP_THRESHOLD_=\S+ node /)
+    expect(pkg.scripts.start).toMatch(/^MALLOC_MMAP_THRESHOLD_=\S+ GLIBC_TUNABLES=\S+ node /)
     expect(startEntry(pkg.scripts.start)).toBe('src/main/gateway.ts')
     expect(startEntry('node src/server.ts')).toBe('src/server.ts')
     expect(startEntry('node --max-old-space-size=512 src/main/gateway.ts')).toBe('src/main/gateway.ts')

@@ -152,7 +152,7 @@ describe('manifests and code, read together', () => {
 
     it(`${o}: the image's command, user and group are the ones the manifests run`, () => {
       const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
-      const command = (script: string) => script.replace(/^\w+=\$\{\w+:-[^}]*\} /, '')
+      const command = (script: string) => script.replace(/^(?:\w+=\$\{\w+:-[^}]*\}\s+)*/, '')
       // the gateway runs the image's CMD, which is `npm start`'s command
       expect(gateway.command).toBeUndefined()
       expect(gateway.args).toBeUndefined()

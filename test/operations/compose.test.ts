@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { startEnv } from '../../bench/lib/shipped-env.ts'
 import { envSchema, loadConfig } from '../../src/config.ts'
 import { hostAllowlist } from '../../src/lib/host-allowlist.ts'
 import { ROOT } from './dashboards.ts'
@@ -189,16 +190,26 @@ describe('docker-compose.yml', () => {
       }
     ).scripts
     expect(scripts.worker, 'package.json has a `worker` script').toEqual(expect.any(String))
-    // the script may set an environment value first (MALLOC_MMAP_THRESHOLD_), which the image sets itself
-    const [, variable, command] = /^(?:(\w+)=\$\{\w+:-[^}]*\} )?(.*)$/.exec(scripts.worker!)!
+    // the script sets glibc's malloc settings first (`NAME=${NAME:-value} `), which the image sets itself
+    const [, , command] = /^((?:\w+=\$\{\w+:-[^}]*\}\s+)*)(.*)$/.exec(scripts.worker!)!
     expect(worker.join(' ')).toBe(command)
     expect(existsSync(join(ROOT, worker[1]!)), worker.join(' ')).toBe(true)
-    if (variable) {
-      const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
-      expect(dockerfile, `the image sets ${variable} as the script does`).toMatch(
-        new RegExp(`^ENV ${variable}=`, 'm'),
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+    for (const [name, value] of Object.entries(startEnv(scripts.worker)))
+      expect(dockerfile, `the image sets ${name} as the script does`).toMatch(
+        new RegExp(`^ENV ${name}=${value.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}$`, 'm'),
       )
+  })
+
+  it('gives `npm start` and `npm run worker` the same malloc settings', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
     }
+    expect(startEnv(scripts.start)).toEqual({
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1',
+    })
+    expect(startEnv(scripts.worker)).toEqual(startEnv(scripts.start))
   })
 
   it('mounts the Prometheus config and rules, and Grafana provisioning where they are read', () => {
@@ -401,5 +412,9 @@ describe('Dockerfile', () => {
 
   it('fixes the glibc mmap threshold so large freed buffers go back to the OS (bench/diff-memory.ts)', () => {
     expect(dockerfile).toMatch(/^ENV MALLOC_MMAP_THRESHOLD_=131072$/m)
+  })
+
+  it("asks for huge pages for glibc's large blocks, which a host whose THP mode is madvise gives only then", () => {
+    expect(dockerfile).toMatch(/^ENV GLIBC_TUNABLES=glibc\.malloc\.hugetlb=1$/m)
   })
 })
