@@ -9,7 +9,8 @@ const VITEST = `${ROOT}node_modules/vitest/vitest.mjs`
 // (vitest.config.ts): one leaves a listening server and an environment variable behind, one leaves
 // nothing. Only the first may fail, and with the check's words: this fails when the check
 // (test/setup/leaks.ts) is no longer a setup file of that project, or when it fails every file.
-// The two are written into test/ for the run (the project's include is test/**/*.test.ts) and removed.
+// The two are written into test/ for the run (the project's include is test/**/*.test.ts) and removed;
+// only a run with LEAK_CHECK_PLANTED set collects them (vitest.config.ts), so one left behind is inert.
 const LEAKY = `import { createServer } from 'node:net'
 import { it } from 'vitest'
 it('leaves a server and a variable', async () => {
@@ -38,7 +39,13 @@ describe('the shared process leak check', () => {
           [VITEST, 'run', '--project', 'shared-process', '--reporter', 'verbose', leaky, clean],
           {
             cwd: ROOT,
-            env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', LEAK_SETTLE_MS: '500' },
+            env: {
+              ...process.env,
+              NO_COLOR: '1',
+              FORCE_COLOR: '0',
+              LEAK_SETTLE_MS: '500',
+              LEAK_CHECK_PLANTED: '1',
+            },
             timeout: 60_000,
           },
           (error, stdout, stderr) =>
