@@ -18,11 +18,14 @@ export function shippedEnv(own: NodeJS.ProcessEnv = process.env): Record<string,
   return env
 }
 
-// `A=${A:-1} B=${B:-x=2} node …` → { A: '1', B: 'x=2' }: the defaults assigned before the command
-export function startEnv(start: string | undefined): Record<string, string> {
+// `A=${A:-1} B=${B:-x=2} node …` → { env: { A: '1', B: 'x=2' }, command: 'node …' }: the defaults assigned
+// before the command, and the command itself (what the image's CMD must equal)
+export function splitStart(start: string | undefined): { env: Record<string, string>; command: string } {
+  const [, prefix, command] = /^((?:\w+=\$\{\w+:-[^}]*\}\s+)*)(.*)$/s.exec(start ?? '')!
   const env: Record<string, string> = {}
-  const prefix = /^((?:\w+=\$\{\w+:-[^}]*\}\s+)*)/.exec(start ?? '')![1]!
-  for (const [, name, same, value] of prefix.matchAll(/(\w+)=\$\{(\w+):-([^}]*)\}/g))
+  for (const [, name, same, value] of prefix!.matchAll(/(\w+)=\$\{(\w+):-([^}]*)\}/g))
     if (name === same) env[name!] = value!
-  return env
+  return { env, command: command! }
 }
+
+export const startEnv = (start: string | undefined): Record<string, string> => splitStart(start).env

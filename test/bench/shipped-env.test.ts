@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { shippedEnv, startEnv } from '../../bench/lib/shipped-env.ts'
+import { shippedEnv, splitStart, startEnv } from '../../bench/lib/shipped-env.ts'
 
 // Every gateway a bench starts runs with what `npm start` sets before Node starts (bench/lib/processes.ts)
 describe('the environment a bench gives its gateways (bench/lib/shipped-env.ts)', () => {
@@ -19,5 +19,6 @@ describe('the environment a bench gives its gateways (bench/lib/shipped-env.ts)'
     expect(startEnv(`node x.ts A=\${A:-1}`)).toEqual({})
     expect(startEnv('node src/main/gateway.ts')).toEqual({})
     expect(startEnv(undefined)).toEqual({})
+    expect(splitStart(`A=\${A:-1} node x.ts`)).toEqual({ env: { A: '1' }, command: 'node x.ts' })
   })
 })

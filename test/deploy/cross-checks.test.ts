@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
+import { splitStart } from '../../bench/lib/shipped-env.ts'
 import { type Config, envSchema, loadConfig } from '../../src/config.ts'
 import { createJobMetrics } from '../../src/jobs/metrics.ts'
 import { DEPTH_STATES, emptyDepth, JOB_BUDGET_FACTOR, TIERS } from '../../src/jobs/types.ts'
@@ -152,7 +153,7 @@ describe('manifests and code, read together', () => {
 
     it(`${o}: the image's command, user and group are the ones the manifests run`, () => {
       const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
-      const command = (script: string) => script.replace(/^(?:\w+=\$\{\w+:-[^}]*\}\s+)*/, '')
+      const command = (script: string) => splitStart(script).command
       // the gateway runs the image's CMD, which is `npm start`'s command
       expect(gateway.command).toBeUndefined()
       expect(gateway.args).toBeUndefined()

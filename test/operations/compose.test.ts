@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { startEnv } from '../../bench/lib/shipped-env.ts'
+import { splitStart, startEnv } from '../../bench/lib/shipped-env.ts'
 import { envSchema, loadConfig } from '../../src/config.ts'
 import { hostAllowlist } from '../../src/lib/host-allowlist.ts'
 import { ROOT } from './dashboards.ts'
@@ -191,11 +191,11 @@ describe('docker-compose.yml', () => {
     ).scripts
     expect(scripts.worker, 'package.json has a `worker` script').toEqual(expect.any(String))
     // the script sets glibc's malloc settings first (`NAME=${NAME:-value} `), which the image sets itself
-    const [, , command] = /^((?:\w+=\$\{\w+:-[^}]*\}\s+)*)(.*)$/.exec(scripts.worker!)!
+    const { env, command } = splitStart(scripts.worker)
     expect(worker.join(' ')).toBe(command)
     expect(existsSync(join(ROOT, worker[1]!)), worker.join(' ')).toBe(true)
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
-    for (const [name, value] of Object.entries(startEnv(scripts.worker)))
+    for (const [name, value] of Object.entries(env))
       expect(dockerfile, `the image sets ${name} as the script does`).toMatch(
         new RegExp(`^ENV ${name}=${value.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}$`, 'm'),
       )

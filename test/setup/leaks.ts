@@ -7,9 +7,9 @@ import { afterAll } from 'vitest'
 // with more of any of them than it started with, or with `process.env` changed. Closing is asynchronous,
 // so it waits up to SETTLE_MS for what the file closed to go, and for what ends by itself: a free socket
 // of Node's global HTTP agent is kept 5 s, undici's (fetch) 4 s, and an OTLP exporter retries a collector
-// that has gone for up to its 10 s export timeout. A file that leaves nothing does not wait. LEAK_SETTLE_MS
-// shortens it for the check's own test (test/setup/leaks.test.ts), whose planted server never closes.
-const SETTLE_MS = Number(process.env.LEAK_SETTLE_MS ?? 10_000)
+// that has gone for up to its 10 s export timeout. A file that leaves nothing does not wait. The check's
+// own test (test/setup/leaks.test.ts, LEAK_CHECK_PLANTED) waits 500 ms: its planted server never closes.
+const SETTLE_MS = process.env.LEAK_CHECK_PLANTED ? 500 : 10_000
 
 const counts = (): Map<string, number> => {
   const by = new Map<string, number>()
