@@ -1,5 +1,6 @@
-import { LRUCache } from 'lru-cache'
+import type { LRUCache } from 'lru-cache'
 import { addressBucket } from '../lib/address-bucket.ts'
+import { boundedLru } from '../lib/bounded-lru.ts'
 
 export interface InvalidKeyLimiterOptions {
   // invalid-key attempts one address may make per window before it is refused
@@ -49,7 +50,7 @@ export class InvalidKeyLimiter {
     this.#max = options.max
     this.#windowMs = options.windowMs
     this.#lookups = options.lookups
-    this.#windows = new LRUCache({ max: options.addresses })
+    this.#windows = boundedLru(options.addresses)
   }
 
   #blocked(ip: string, now: number): Window | undefined {

@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache'
+import type { LRUCache } from 'lru-cache'
+import { boundedLru } from '../lib/bounded-lru.ts'
 import { cidrMatcher } from '../lib/cidr.ts'
 import type { KeyLookup, Store } from '../store/types.ts'
 import { hashKey, KEY_LENGTH, parseKey } from './format.ts'
@@ -58,9 +59,8 @@ export class KeyVerifier {
     this.#store = store
     this.#clock = options.clock ?? Date.now
     this.#limiter = options.limiter
-    this.#cache = new LRUCache({ max: options.cacheSize, ttl: options.cacheTtlMs, ttlAutopurge: false })
-    this.#unknown = new LRUCache({
-      max: options.negativeCacheSize ?? 10_000,
+    this.#cache = boundedLru(options.cacheSize, { ttl: options.cacheTtlMs, ttlAutopurge: false })
+    this.#unknown = boundedLru(options.negativeCacheSize ?? 10_000, {
       ttl: options.negativeCacheTtlMs ?? 5_000,
       ttlAutopurge: false,
     })
