@@ -185,6 +185,9 @@ export const smallHashRedis: Scenario = {
       const floorOneLine = started(
         await startNode('bench/baselines/floor-redis.ts', { ...floorEnv, FLOOR_SCRIPT: 'oneline' }, ready),
       )
+      // issue 41's contract floor on Redis: validation, limits, metrics, the access line, its decisions by
+      // consume.lua batched per turn (bench/baselines/floor-contract.ts with REDIS_URL)
+      const contractOnRedis = started(await startNode('bench/baselines/floor-contract.ts', floorEnv, ready))
       const json = { 'content-type': 'application/json' }
       const key = (k: string) => ({ ...json, authorization: `Bearer ${k}` })
       const calls = evalshaCalls(stats)
@@ -223,6 +226,13 @@ export const smallHashRedis: Scenario = {
         onRedisAt(CONNECTIONS),
         embeddedAt(CONNECTIONS),
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script (batched)'),
+        new Target(
+          'contract floor on Redis (batched): + validation, metrics, log',
+          contractOnRedis.url,
+          key(onRedis.key),
+          [contractOnRedis.child.pid, redis.child.pid],
+          { connections: CONNECTIONS, count: calls },
+        ),
         ...(before && base && redisBefore && statsBefore
           ? [
               new Target(
@@ -272,8 +282,16 @@ export const smallHashRedis: Scenario = {
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script, 16 Node HTTPS clients', 'node'),
       ]
       await alternate([...sweep.flat(), ...single, ...ordinary], body)
-      const [b, f, fb, r, e, one] = targets as [Target, Target, Target, Target, Target, Target]
-      const old = targets[6]
+      const [b, f, fb, r, e, one, contract] = targets as [
+        Target,
+        Target,
+        Target,
+        Target,
+        Target,
+        Target,
+        Target,
+      ]
+      const old = targets[7]
       const rows: ScenarioRow[] = [
         ...b.rows(['server']),
         ...f.rows(['server', 'redis-server']),
@@ -281,6 +299,7 @@ export const smallHashRedis: Scenario = {
         ...r.rows(['gateway', 'redis-server']),
         ...e.rows(['gateway']),
         ...one.rows(['server', 'redis-server']),
+        ...contract.rows(['server', 'redis-server']),
         ...(old ? old.rows(['gateway', 'redis-server']) : []),
         { label: 'gateway (Redis) ÷ bare, Node CPU', value: r.cpu() / b.cpu(), unit: '× (target ≤ 1.4)' },
         {
@@ -293,6 +312,11 @@ export const smallHashRedis: Scenario = {
         { label: 'floor (a call per request) ÷ bare, Node CPU', value: f.cpu() / b.cpu(), unit: '×' },
         { label: 'floor (batched) ÷ bare, Node CPU', value: fb.cpu() / b.cpu(), unit: '×' },
         { label: 'gateway (Redis) ÷ floor (batched), Node CPU', value: r.cpu() / fb.cpu(), unit: '×' },
+        {
+          label: 'issue 41: gateway (Redis) ÷ contract floor (Redis), Node CPU',
+          value: r.cpu() / contract.cpu(),
+          unit: '× (target ≤ 1.1)',
+        },
         { label: 'gateway (embedded) ÷ bare, Node CPU', value: e.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
         { label: 'embedded ÷ Redis, Node CPU', value: e.cpu() / r.cpu(), unit: '× (target ≤ 1)' },
         { label: 'gateway (Redis) ÷ bare, req/s', value: median(r.rps) / median(b.rps), unit: '×' },

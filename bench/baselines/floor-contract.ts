@@ -6,6 +6,7 @@ import Fastify from 'fastify'
 import { Counter, Histogram, Registry } from 'prom-client'
 import { z } from 'zod'
 import { hashEnvelope } from './hash-envelope.ts'
+import { redisDecider } from './redis-decide.ts'
 import { serveUntilTerm } from './serve.ts'
 
 // The floor (floor.ts) plus what the contract makes the gateway do for every keyed request, each in the
@@ -15,7 +16,10 @@ import { serveUntilTerm } from './serve.ts'
 // numbers, four RateLimit counters from them), the request counted and timed in prom-client (a child
 // resolved once), one access line a request (the pino-http shape, written in 64 KiB batches), and the key
 // marked used. The gateway's ratio to this floor, in the same run, is what its own structure costs beyond
-// the features the contract asks of it (docs/dispatch.md, "The lane's floor").
+// the features the contract asks of it (docs/dispatch.md, "The lane's floor"). With REDIS_URL the key's
+// rates and the workspace's quotas are decided on Redis instead, by the gateway's own consume.lua with the
+// decisions of one event-loop turn in one call (bench/baselines/redis-decide.ts, as the gateway batches
+// them): the contract floor the gateway on Redis is measured against (bench/small-hash-redis.ts).
 const [cert, key] = await Promise.all([
   readFile(process.env.TLS_CERT_FILE!, 'utf8'),
   readFile(process.env.TLS_KEY_FILE!, 'utf8'),
@@ -42,6 +46,29 @@ function charge(id: string, perSecond: number, now: number): number {
   tat.set(id, next)
   return Math.max(0, Math.floor((1000 - (next - now)) / interval))
 }
+// the four RateLimit counters, charged on Redis (undefined when refused)
+async function redisRates(found: { id: string; workspace: string }): Promise<string | undefined> {
+  const d = await onRedis!.decide({
+    workspaceId: found.workspace,
+    keyId: found.id,
+    keyRatePerSecond: RATE,
+    workspaceRatePerSecond: RATE,
+    monthlyQuota: MONTH,
+    keyMonthlyQuota: null,
+  })
+  if (!d.allowed) return undefined
+  return `"second";r=${d.keySecond.remaining};t=${d.keySecond.reset}, "workspace-second";r=${d.workspaceSecond.remaining};t=${d.workspaceSecond.reset}, "month";r=${d.month.remaining};t=${d.month.reset}`
+}
+// or in memory: GCRA and two counts
+function memoryRates(found: { id: string; workspace: string }, now: number): string {
+  const keyLeft = charge(found.id, RATE, now)
+  const workspaceLeft = charge(found.workspace, RATE, now)
+  const month = (used.get(found.workspace) ?? 0) + 1
+  used.set(found.workspace, month)
+  used.set(found.id, (used.get(found.id) ?? 0) + 1)
+  return `"second";r=${keyLeft};t=1, "workspace-second";r=${workspaceLeft};t=1, "month";r=${MONTH - month};t=729873`
+}
+const onRedis = process.env.REDIS_URL ? await redisDecider(process.env.REDIS_URL, 'batched') : undefined
 const used = new Map<string, number>()
 const lastUsed = new Map<string, number>()
 
@@ -98,21 +125,15 @@ app.post(
     const found = bearer ? keys.get(hash('sha256', bearer[1]!)) : undefined
     if (found === undefined) return reply.code(401).send({ ok: false })
     const now = Date.now()
-    const keyLeft = charge(found.id, RATE, now)
-    const workspaceLeft = charge(found.workspace, RATE, now)
-    const month = (used.get(found.workspace) ?? 0) + 1
-    used.set(found.workspace, month)
-    used.set(found.id, (used.get(found.id) ?? 0) + 1)
+    const rates = onRedis ? await redisRates(found) : memoryRates(found, now)
+    if (rates === undefined) return reply.code(429).send({ ok: false })
     lastUsed.set(found.id, now)
     served++
     reply.header('request-id', `req_floor${served.toString(36).padStart(8, '0')}`)
     reply.header('ratelimit-policy', POLICY)
-    reply.header(
-      'ratelimit',
-      `"second";r=${keyLeft};t=1, "workspace-second";r=${workspaceLeft};t=1, "month";r=${MONTH - month};t=729873`,
-    )
+    reply.header('ratelimit', rates)
     const { algorithm } = request.params as { algorithm: string }
     return hashEnvelope(algorithm, (request.body as { input: string }).input)
   },
 )
-await serveUntilTerm(app)
+await serveUntilTerm(app, async () => onRedis?.quit())

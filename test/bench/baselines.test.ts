@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { request } from 'node:https'
 import { join } from 'node:path'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Gateway, type Running, startGateway, startNode } from '../../bench/lib/processes.ts'
+import { describeRedis, startRedis } from '../helpers/redis-server.ts'
 
 // The bench's floors answer what the gateway answers, so that their time or CPU per request is the cost of
 // the same answer: small-hash's floor (key check and the contract's headers) and contract floor (plus
@@ -16,6 +18,7 @@ describe('the bench baselines answer as the gateway does', () => {
   let ca: Buffer
   const inputFloors: Record<string, Running> = {}
   let diffFloor: Running
+  let floorEnv: Record<string, string>
 
   beforeAll(async () => {
     gateway = await startGateway({ LOG_LEVEL: 'info' })
@@ -26,6 +29,7 @@ describe('the bench baselines answer as the gateway does', () => {
       TLS_KEY_FILE: join(dataDir, 'tls', 'key.pem'),
       API_KEY: gateway.key,
     }
+    floorEnv = env
     for (const name of ['floor', 'floor-contract'])
       servers[name] = await startNode(`bench/baselines/${name}.ts`, env, /READY (https:\/\/\S+)/)
     // json-format-input's floors; the streaming one in batches of 7 bytes, so that escapes, \u escapes and
@@ -148,4 +152,42 @@ describe('the bench baselines answer as the gateway does', () => {
     expect(theirs.status).toBe(200)
     expect(theirs.json).toEqual(ours.json)
   }, 60_000)
+  // small-hash-redis's contract floor: the same, its limits decided on Redis by the gateway's consume.lua
+  describeRedis('on Redis', () => {
+    it('the contract floor on Redis answers as the gateway does, its limits decided in Redis', async () => {
+      const redis = await startRedis()
+      const onRedis = await startNode(
+        'bench/baselines/floor-contract.ts',
+        { ...floorEnv, REDIS_URL: redis.url },
+        /READY (https:\/\/\S+)/,
+      ).catch(async (err) => {
+        await redis.stop()
+        throw err
+      })
+      const client = new Redis(redis.url)
+      try {
+        const body = JSON.stringify({ input: 'hello world' })
+        const ours = await post(gateway.url, body)
+        const first = await post(onRedis.url, body)
+        expect(first.status).toBe(200)
+        expect(first.json).toEqual(ours.json)
+        const second = await post(onRedis.url, body)
+        const rates = String(second.headers.ratelimit)
+        expect(rates).toMatch(/^"second";r=\d+;t=\d+, "workspace-second";r=\d+;t=\d+, "month";r=\d+;t=\d+$/)
+        const month = (h: string) => Number(/"month";r=(\d+)/.exec(h)![1])
+        expect(month(rates)).toBe(month(String(first.headers.ratelimit)) - 1)
+        // the month's count is Redis's: two requests charged there
+        const usage = await client.keys('floor:*usage*')
+        expect(usage.length).toBeGreaterThan(0)
+        const counts = await Promise.all(usage.map((k) => client.hgetall(k)))
+        expect(JSON.stringify(counts)).toMatch(/"2"/)
+        expect((await post(onRedis.url, body, 'ak_wrong')).status).toBe(401)
+        expect((await post(onRedis.url, JSON.stringify({ input: 1 }))).status).toBe(400)
+      } finally {
+        client.disconnect()
+        await onRedis.stop()
+        await redis.stop()
+      }
+    }, 60_000)
+  })
 })
