@@ -93,6 +93,7 @@ const EXTERNAL = new Set([
   'tcp_write_xmit',
   'net_rx_action',
   'sock_def_readable',
+  'pvm_irq_enable',
   'hookIterator',
   'routeHandler',
   'preRouting',
