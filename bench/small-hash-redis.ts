@@ -205,34 +205,22 @@ export const smallHashRedis: Scenario = {
           count: evalshaCalls(stats),
           clients,
         })
+      // a floor beside redis-server at 16 connections (Node CPU, then redis-server's)
+      const onRedisFloor = (label: string, server: { url: string; child: { pid?: number } }) =>
+        new Target(label, server.url, key(onRedis.key), [server.child.pid, redis.child.pid], {
+          connections: CONNECTIONS,
+          count: calls,
+        })
       const bareAt = (connections: number, label: string, clients?: 'node') =>
         new Target(label, bare.url, json, [bare.child.pid], { connections, clients })
       const targets = [
         new Target('bare Fastify TLS', bare.url, json, [bare.child.pid], at(CONNECTIONS)),
-        new Target(
-          'floor on Redis, a call per request: bare + key lookup + consume.lua + headers',
-          floor.url,
-          key(onRedis.key),
-          [floor.child.pid, redis.child.pid],
-          { connections: CONNECTIONS, count: calls },
-        ),
-        new Target(
-          'floor on Redis, batched',
-          floorBatched.url,
-          key(onRedis.key),
-          [floorBatched.child.pid, redis.child.pid],
-          { connections: CONNECTIONS, count: calls },
-        ),
+        onRedisFloor('floor on Redis, a call per request: bare + key lookup + consume.lua + headers', floor),
+        onRedisFloor('floor on Redis, batched', floorBatched),
         onRedisAt(CONNECTIONS),
         embeddedAt(CONNECTIONS),
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script (batched)'),
-        new Target(
-          'contract floor on Redis (batched): + validation, metrics, log',
-          contractOnRedis.url,
-          key(onRedis.key),
-          [contractOnRedis.child.pid, redis.child.pid],
-          { connections: CONNECTIONS, count: calls },
-        ),
+        onRedisFloor('contract floor on Redis (batched): + validation, metrics, log', contractOnRedis),
         ...(before && base && redisBefore && statsBefore
           ? [
               new Target(

@@ -9,7 +9,7 @@ import { serveUntilTerm } from './serve.ts'
 // per request: a key check (sha256 of the bearer key, a Map lookup), an atomic limit decision in Redis
 // (the gateway's own consume.lua) and the three headers every /v1 response carries, built from the
 // decision. No validation, metrics, logging, deadline or store abstraction. FLOOR_SCRIPT=oneline: the
-// decision is a one-line script instead (below). FLOOR_BATCH=1: the decisions
+// decision is a one-line script instead (redis-decide.ts). FLOOR_BATCH=1: the decisions
 // of one event-loop turn leave as one call, through the store's own batcher (src/store/redis/
 // consume-batch.ts), as the gateway sends them; otherwise each decision is a call of its own (a batch of
 // one), as every request was decided before batching. Its CPU per request in the same run bounds what the

@@ -40,10 +40,7 @@ export async function redisDecider(url: string, mode: RedisDecision) {
     send(encodeBatch([one])).then((reply) => settle([one], reply), reject)
     return promise
   }
-  // FLOOR_SCRIPT=oneline: the decision is a one-line script, one counter moved by the turn's decisions
-  // (issue 41's floor: what any decision on Redis costs, a round trip and a script call, whatever the
-  // script), batched per turn of the event loop as the gateway batches; every decision is the same
-  // admission, so the headers are built as they are for consume.lua's.
+  // 'oneline': every decision is the same admission, so the headers are built as they are for consume.lua's
   redis.defineCommand('anvilOneLine', {
     numberOfKeys: 1,
     lua: "return redis.call('HINCRBY', KEYS[1], 'n', ARGV[1])",
