@@ -34,7 +34,6 @@ const FLOORS: Record<Id, string> = {
 }
 
 interface Timed {
-  id: Id
   first: number
   warm: number
 }
@@ -49,7 +48,7 @@ async function firstAndWarm(id: Id, send: Send): Promise<Timed> {
   for (let i = 0; i < SETTLE; i++) await send(id)
   const ms: number[] = []
   for (let i = 0; i < WARM_ROUNDS; i++) ms.push(await send(id))
-  return { id, first, warm: median(ms) }
+  return { first, warm: median(ms) }
 }
 
 const heavy = requests([...IDS])

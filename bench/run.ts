@@ -3,6 +3,7 @@ import { dataConvertScenario } from './data-convert.ts'
 import { diffMemoryScenario } from './diff-memory.ts'
 import { dispatch } from './dispatch.ts'
 import { firstRequest } from './first-request.ts'
+import { instructions } from './instructions.ts'
 import { isolation, isolationStream } from './isolation.ts'
 import { jsonDiffLargeScenario, jsonDiffScenario } from './json-diff.ts'
 import { jsonFormatInputScenario, jsonFormatScenario } from './json-format.ts'
@@ -23,6 +24,7 @@ import { tracingCost } from './tracing.ts'
 
 const SCENARIOS: Scenario[] = [
   smallHash,
+  instructions,
   dispatch,
   isolation,
   isolationStream,

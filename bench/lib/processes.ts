@@ -16,14 +16,17 @@ export interface Running {
 }
 
 // Starts a Node script and waits until its output matches `ready` (whose first group is the URL). It runs
-// in this tree unless `cwd` says otherwise (another commit's tree: bench/lib/base-tree.ts).
+// in this tree unless `cwd` says otherwise (another commit's tree: bench/lib/base-tree.ts), and under the
+// command `under` when one is given (valgrind: bench/lib/callgrind.ts), which then has the child's pid.
 export async function startNode(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
   cwd = ROOT,
+  under: readonly string[] = [],
 ): Promise<Running> {
-  const child = spawn(process.execPath, [script], {
+  const [command = process.execPath, ...args] = [...under, process.execPath, script]
+  const child = spawn(command, args, {
     cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,6 +90,7 @@ function found(re: RegExp, text: string, what: string): string {
 export async function startGateway(
   env: Record<string, string> = {},
   base?: { gateway: string; dir: string },
+  under: readonly string[] = [],
 ): Promise<Gateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'anvil-bench-'))
   const adminToken = 'bench-admin-token-0123456789'
@@ -106,6 +110,7 @@ export async function startGateway(
     // the banner named its loopback address printed "localhost" there: a base tree may be one)
     /listening on (https:\/\/(?:127\.0\.0\.1|localhost):\d+)[\s\S]*metrics\/admin: .*\n(?:.+\n)*\n/,
     base?.dir,
+    under,
   ).catch(async (err) => {
     await rm(dataDir, { recursive: true, force: true })
     throw err

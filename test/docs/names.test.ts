@@ -97,6 +97,11 @@ const EXTERNAL = new Set([
   'hookIterator',
   'routeHandler',
   'preRouting',
+  // V8's inline-cache builtins, as callgrind names them (docs/dispatch.md, "Instructions a request")
+  'LoadIC',
+  'KeyedLoadIC_Megamorphic',
+  'KeyedStoreIC_Megamorphic',
+  'LoadIC_Megamorphic',
 ])
 
 const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)
