@@ -102,6 +102,8 @@ const EXTERNAL = new Set([
   'KeyedLoadIC_Megamorphic',
   'KeyedStoreIC_Megamorphic',
   'LoadIC_Megamorphic',
+  // jsondiffpatch's, in V8's trace of the 100k diff (docs/dispatch.md, "The heavy path")
+  'collectChildrenDiffFilter',
 ])
 
 const placeholder = (s: string) => /[<>*{}\s[\]|]/.test(s)
