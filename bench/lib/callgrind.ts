@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { Agent } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,10 +10,10 @@ import { postTimed } from './post-timed.ts'
 // the same code (docs/dispatch.md, "Instructions a request"). Every thread of the process is counted (the
 // event loop and V8's helpers), as /proc's CPU time counts them.
 export class Callgrind {
-  readonly dir: string
+  readonly #dir: string
 
   private constructor(dir: string) {
-    this.dir = dir
+    this.#dir = dir
   }
 
   static async open(): Promise<Callgrind> {
@@ -33,32 +33,46 @@ export class Callgrind {
       '--tool=callgrind',
       '--smc-check=all-non-file',
       '--dump-instr=no',
-      `--callgrind-out-file=${this.dir}/callgrind.%p`,
-      `--vgdb-prefix=${this.dir}/vgdb`,
+      `--callgrind-out-file=${this.#dir}/callgrind.%p`,
+      `--vgdb-prefix=${this.#dir}/vgdb`,
     ]
   }
 
-  // Instructions per request over `count` requests, counted from zero after they were sent. valgrind names
-  // its vgdb files after the HOST variable of the process it runs, so vgdb is given the same (`host`: the
-  // gateway is started with HOST=127.0.0.1, the floors without).
-  async perRequest(pid: number, host: string | undefined, send: () => Promise<void>, count: number) {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, ...(host ? { HOST: host } : {}) }
+  // Instructions per request over `count` requests, counted from zero after they were sent.
+  async perRequest(pid: number, send: () => Promise<void>, count: number): Promise<number> {
+    const env = await this.#vgdbEnv(pid)
     const vgdb = (command: string) =>
-      execFileSync('vgdb', [`--vgdb-prefix=${this.dir}/vgdb`, `--pid=${pid}`, command], {
+      execFileSync('vgdb', [`--vgdb-prefix=${this.#dir}/vgdb`, `--pid=${pid}`, command], {
         env,
         stdio: 'ignore',
       })
     vgdb('zero')
     await send()
     vgdb('dump')
-    const text = await readFile(join(this.dir, `callgrind.${pid}.1`), 'utf8')
+    const text = await readFile(join(this.#dir, `callgrind.${pid}.1`), 'utf8')
     const total = /^(?:summary|totals): (\d+)/m.exec(text)
     if (!total) throw new Error(`no instruction count in callgrind.${pid}.1`)
     return Number(total[1]) / count
   }
 
+  // valgrind names the file vgdb finds it by after the user (LOGNAME) and the HOST variable of the process it
+  // runs ("???" when unset), and vgdb looks for the name its own variables make: the gateway runs with
+  // HOST=127.0.0.1, the floors without, so vgdb is given what the file says
+  async #vgdbEnv(pid: number): Promise<NodeJS.ProcessEnv> {
+    const prefix = `vgdb-shared-mem-vgdb-${pid}-by-`
+    const file = (await readdir(this.#dir)).find((f) => f.startsWith(prefix))
+    const named = file && /^(.*)-on-(.*)$/.exec(file.slice(prefix.length))
+    if (!named) throw new Error(`valgrind made no vgdb file for process ${pid} in ${this.#dir}`)
+    const [, user, host] = named as unknown as [string, string, string]
+    return {
+      PATH: process.env.PATH,
+      ...(user === '???' ? {} : { LOGNAME: user }),
+      ...(host === '???' ? {} : { HOST: host }),
+    }
+  }
+
   close(): Promise<void> {
-    return rm(this.dir, { recursive: true, force: true })
+    return rm(this.#dir, { recursive: true, force: true })
   }
 }
 

@@ -25,8 +25,8 @@ export async function startNode(
   cwd = ROOT,
   under: readonly string[] = [],
 ): Promise<Running> {
-  const [command = process.execPath, ...args] = [...under, process.execPath, script]
-  const child = spawn(command, args, {
+  const argv = [...under, process.execPath, script]
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
