@@ -1,3 +1,5 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
+
 // Pairs the items of two arrays by identity (see hash.ts) in O((n + m) log n) time and
 // O(n + m) memory, where jsondiffpatch's LCS fills an (n + 1) × (m + 1) matrix.
 //
@@ -66,6 +68,7 @@ class IdentityTable {
     return this.#groups[slot]!
   }
 }
+keepShape(new IdentityTable(0))
 
 function groupIdentities(ids: Float64Array): Groups {
   const groupOf = new IdentityTable(ids.length)
@@ -121,6 +124,7 @@ class LongestChain {
     }
   }
 }
+keepShape(new LongestChain())
 
 // Offers the occurrences of group g whose rank is within WINDOW of `rank` (ranks aligned from the
 // start) or of `rank + shift` (aligned from the end): the upper window first, each descending, and

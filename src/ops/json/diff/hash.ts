@@ -1,3 +1,4 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
 import { decimalKey, exactDouble, isRawNumber, type RawNumber } from '../number.ts'
 import { isJsonObject, type Json } from './values.ts'
 
@@ -70,34 +71,36 @@ function rawNumberHash(n: RawNumber): number {
 }
 const KEY_SEED = 0x6b657973
 
-export interface ItemHasher {
-  // equal JSON values (key order aside) get equal hashes
-  content(value: Json): number
-  // what pairs array items: the array_key field's value when the item has it, else the content
-  identity(value: Json): number
-}
+// One per diff: its cache holds the diff's own values. A class, not closures made per diff, so that the
+// compiled code of its methods outlives the diff (optimized code that called a previous diff's closures
+// was dropped with them at the next full collection and compiled again, every request).
+export class ItemHasher {
+  readonly #arrayKey: string | undefined
+  readonly #cache = new Map<object, number>()
+  #work = 0 // values hashed so far, cached ones included
 
-export function createItemHasher(arrayKey: string | undefined): ItemHasher {
-  const cache = new Map<object, number>()
-  let work = 0 // values hashed so far, cached ones included
+  constructor(arrayKey: string | undefined) {
+    this.#arrayKey = arrayKey
+  }
 
-  // one stack frame per nesting level, which the depth guard of keys.ts bounds
-  function content(value: Json): number {
-    work++
+  // Equal JSON values (key order aside) get equal hashes. One stack frame per nesting level, which the
+  // depth guard of keys.ts bounds.
+  content(value: Json): number {
+    this.#work++
     if (value === null) return NULL
     if (typeof value === 'number') return numberHash(value)
     if (typeof value === 'string') return stringHash(value, STRING_SEED)
     if (typeof value === 'boolean') return value ? TRUE : FALSE
     if (isRawNumber(value)) return rawNumberHash(value)
-    const cached = cache.get(value)
+    const cached = this.#cache.get(value)
     if (cached !== undefined) return cached
-    const started = work
+    const started = this.#work
     let hash: number
     if (Array.isArray(value)) {
       let a = 0x61727261
       let b = 0x41525241
       for (let i = 0; i < value.length; i++) {
-        const item = content(value[i]!)
+        const item = this.content(value[i]!)
         a = Math.imul(a ^ high(item), 0x01000193)
         b = Math.imul(b ^ low(item), 0x5bd1e995)
       }
@@ -108,22 +111,23 @@ export function createItemHasher(arrayKey: string | undefined): ItemHasher {
       const keys = Object.keys(value)
       for (let i = 0; i < keys.length; i++) {
         const key = stringHash(keys[i]!, KEY_SEED)
-        const member = content(value[keys[i]!]!)
+        const member = this.content(value[keys[i]!]!)
         a = (a + fmix(high(key) ^ Math.imul(high(member), 0x9e3779b1))) | 0
         b = (b + fmix(low(key) ^ Math.imul(low(member) + 0x7f4a7c15, 0x27d4eb2f))) | 0
       }
       hash = join(a ^ 0x6f626a65 ^ keys.length, b ^ 0x4f424a45)
     }
-    if (work - started >= CACHE_WORK) cache.set(value, hash)
+    if (this.#work - started >= CACHE_WORK) this.#cache.set(value, hash)
     return hash
   }
 
-  function identity(value: Json): number {
+  // what pairs array items: the array_key field's value when the item has it, else the content
+  identity(value: Json): number {
+    const arrayKey = this.#arrayKey
     if (arrayKey === undefined || !isJsonObject(value) || !Object.hasOwn(value, arrayKey))
-      return content(value)
-    const key = content(value[arrayKey]!)
+      return this.content(value)
+    const key = this.content(value[arrayKey]!)
     return join(high(key) ^ 0x6b65795f, low(key) ^ 0x4b45595f)
   }
-
-  return { content, identity }
 }
+keepShape(new ItemHasher('id'))

@@ -1,4 +1,5 @@
 import type { Delta } from 'jsondiffpatch'
+import { keepShape } from '../../../lib/kept-shapes.ts'
 import type { Json, JsonPatchOp } from './values.ts'
 
 // Converts one jsondiffpatch array delta into RFC 6902 operations.
@@ -38,6 +39,7 @@ class Counter {
     for (let i = slot + 1; i < this.#tree.length; i += i & -i) this.#tree[i]! -= 1
   }
 }
+keepShape(new Counter(0))
 
 // how many entries of an ascending list satisfy value <= limit
 function countAtMost(sorted: readonly number[], limit: number): number {

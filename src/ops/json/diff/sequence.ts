@@ -1,3 +1,5 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
+
 // A list with insertion and removal by index in O(n / chunk + chunk) steps rather than splice()'s
 // O(n): the items live in chunks of at most 2 × `chunk` (split in two beyond that, dropped when
 // empty), found by walking the chunk lengths. At the default size that is a few hundred steps for a
@@ -56,3 +58,4 @@ export class ChunkedList<T> {
     for (const chunk of this.#chunks) for (const item of chunk) target.push(item)
   }
 }
+keepShape(new ChunkedList([]))

@@ -1,3 +1,4 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
 import { isRawNumber } from '../number.ts'
 import { arrayIndex, parsePointer, type Tokens } from '../pointer.ts'
 import { jsonEqual } from '../value.ts'
@@ -131,6 +132,7 @@ class Patching {
     return this.root
   }
 }
+keepShape(new Patching({}))
 
 function apply(patching: Patching, op: JsonPatchOp): boolean {
   const path = parsePointer(op.path)

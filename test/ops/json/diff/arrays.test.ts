@@ -3,7 +3,7 @@ import { create, type Delta, patch as jdpPatch } from 'jsondiffpatch'
 import { describe, expect, it } from 'vitest'
 import { matchArrays } from '../../../../src/ops/json/diff/array-match.ts'
 import { jsonDiff } from '../../../../src/ops/json/diff/diff.ts'
-import { createItemHasher } from '../../../../src/ops/json/diff/hash.ts'
+import { ItemHasher } from '../../../../src/ops/json/diff/hash.ts'
 import { deltaToJsonPatch } from '../../../../src/ops/json/diff/patch-format.ts'
 import { deltaStats } from '../../../../src/ops/json/diff/stats.ts'
 import type { Json } from '../../../../src/ops/json/diff/values.ts'
@@ -181,7 +181,7 @@ describe('array diff properties', () => {
         fc.oneof(fc.tuple(keyed, keyed), fc.tuple(plain, plain)),
         fc.boolean(),
         ([left, right], moves) => {
-          const hasher = createItemHasher('id')
+          const hasher = new ItemHasher('id')
           const lcs = create({
             objectHash: (item) => String(hasher.identity(item as Json)),
             arrays: { detectMove: moves, includeValueOnMove: false },
