@@ -1,3 +1,4 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
 import { outputTooLarge } from './errors.ts'
 
 // Output written piece by piece under the cap: a writer stops as soon as it passes maxOutputBytes (counted
@@ -14,3 +15,4 @@ export class Output {
     if (this.text.length > this.max) throw outputTooLarge(this.max)
   }
 }
+keepShape(new Output(0))

@@ -1,3 +1,5 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
+
 // The one value model every format is read into and written from (docs/decisions.md, "Data conversion").
 //
 // JSON's values, plus what YAML 1.2 and TOML 1.0 hold that JSON does not, each kept exactly:
@@ -19,6 +21,7 @@ export class DataNumber {
     this.integer = integer
   }
 }
+keepShape(new DataNumber('1.0', false))
 
 export type SpecialFloatText = 'inf' | '-inf' | 'nan'
 
@@ -28,6 +31,7 @@ export class SpecialFloat {
     this.text = text
   }
 }
+keepShape(new SpecialFloat('inf'))
 
 export const DATE_KINDS = ['datetime', 'datetime-local', 'date-local', 'time-local'] as const
 export type DateKind = (typeof DATE_KINDS)[number]
@@ -41,6 +45,7 @@ export class DataDate {
     this.text = text
   }
 }
+keepShape(new DataDate('date-local', '2026-12-01'))
 
 export type DataMap = Map<string, DataValue>
 export type DataValue =

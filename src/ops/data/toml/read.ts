@@ -1,3 +1,4 @@
+import { keepShape } from '../../../lib/kept-shapes.ts'
 import { duplicateKey, invalidInput, tooDeep } from '../model/errors.ts'
 import type { DataMap, DataValue } from '../model/value.ts'
 import { matchDate, matchNumber } from './scalars.ts'
@@ -487,6 +488,7 @@ class TomlParser {
     }
   }
 }
+keepShape(new TomlParser('', 1))
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   b: '\b',

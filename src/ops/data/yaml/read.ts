@@ -12,6 +12,7 @@ import {
   type Scalar,
   type YAMLError,
 } from 'yaml'
+import { keepShape } from '../../../lib/kept-shapes.ts'
 import { duplicateKey, invalidInput, tooDeep, unrepresentable } from '../model/errors.ts'
 import type { DataMap, DataValue } from '../model/value.ts'
 import { yamlNumber } from './numbers.ts'
@@ -41,6 +42,19 @@ const COMPOSE_OPTIONS = {
 } as const
 
 const CYCLE = Symbol('anchor being read')
+
+// The package's lexer, parser and composer for one text (each keeps state while it reads)
+interface Readers {
+  lexer: Lexer
+  parser: Parser
+  composer: Composer
+}
+
+const newReaders = (): Readers => ({
+  lexer: new Lexer(),
+  parser: new Parser(),
+  composer: new Composer(COMPOSE_OPTIONS),
+})
 
 type Token = CST.Token
 type CollectionItem = { key?: Token | null; value?: Token }
@@ -85,10 +99,9 @@ function keyText(key: DataValue, path: (string | number)[]): string {
 // lexer's output as it goes: the parser spends ~20 µs a level on deep flow nesting (half a million "["
 // took 11 s), so a document past the bound is refused after maxDepth of them, not after all of them.
 // Block nesting costs indentation, so it is measured on the token tree (checkDepth).
-function* tokensOf(text: string, maxDepth: number): Generator<Token> {
-  const parser = new Parser()
+function* tokensOf(text: string, maxDepth: number, { lexer, parser }: Readers): Generator<Token> {
   let flow = 0
-  for (const lexeme of new Lexer().lex(text)) {
+  for (const lexeme of lexer.lex(text)) {
     if (lexeme === '[' || lexeme === '{') {
       if (++flow > maxDepth) throw tooDeep(maxDepth)
     } else if (lexeme === ']' || lexeme === '}') flow--
@@ -109,12 +122,12 @@ function isCoreTagMismatch(warning: YAMLError): boolean {
 // The documents of the stream. The composer also makes a document of a bare "..." (a document end
 // marker with no document before it, yaml-test-suite HWV9, QT73, M7A3), which YAML 1.2 does not: such
 // documents, with no content and no "---", are dropped. And it lets a %YAML directive repeat (SF5V).
-function documentsOf(text: string, maxDepth: number): Document.Parsed[] {
-  const composer = new Composer(COMPOSE_OPTIONS)
+function documentsOf(text: string, maxDepth: number, readers = newReaders()): Document.Parsed[] {
+  const { composer } = readers
   const docs: Document.Parsed[] = []
   const kept: boolean[] = []
   let versions = 0
-  for (const token of tokensOf(text, maxDepth)) {
+  for (const token of tokensOf(text, maxDepth, readers)) {
     if (token.type === 'directive' && token.source.startsWith('%YAML')) {
       if (++versions > 1) throw invalidInput('yaml', text, token.offset, 'the %YAML directive is given twice')
     } else if (token.type === 'document') {
@@ -209,3 +222,44 @@ function walkDocument(text: string, doc: Document.Parsed, shared: Set<object>): 
 
   return walk(doc.contents)
 }
+
+// The package's objects (its lexer, parser and composer, the tokens, the documents and their nodes) gain
+// their fields as they read, so their shapes are those of a read: one small document that takes the usual
+// paths, read at load with everything it made kept (src/lib/kept-shapes.ts; without it, 2 MiB read after a
+// pool thread's full collection compiled ~44 functions again, each request).
+const SAMPLE = `%YAML 1.2
+---
+# a comment
+name: "anvil"
+plain: text with spaces
+quoted: 'single'
+count: 3
+ratio: 1.25
+on: true
+none: null
+hex: 0x1F
+list:
+  - a
+  - {k: v, n: 1}
+  - [1, "two", 3.0]
+  - &anchor
+    deep:
+      text: |
+        literal block
+      folded: >
+        folded block
+  - *anchor
+tagged: !!str 12
+...
+---
+- second document
+`
+
+function keepYamlShapes(): void {
+  const readers = newReaders()
+  const docs = documentsOf(SAMPLE, 64, readers)
+  const tokens = [...tokensOf(SAMPLE, 64, newReaders())]
+  const shared = new Set<object>()
+  keepShape({ readers, docs, tokens, values: docs.map((doc) => walkDocument(SAMPLE, doc, shared)) })
+}
+keepYamlShapes()

@@ -1,0 +1,51 @@
+// Child process for kept-shapes.test.ts, run with --trace-opt (its own heap and flags): fourteen runs of a
+// heavy op on a medium input, each parsed from its text as a request's body is, each followed by the full
+// collection a pool thread runs after a large task (workers/memory.ts), with nothing of the run left alive.
+// Before each run it prints a marker line ("--- run N"): the test reads which functions V8 optimized in which.
+//   diff: json/diff of two 20k-item lists (array_key, output "both")
+//   yaml: data/convert of 256 KiB of YAML (block and flow collections, numbers, quoted strings) to JSON
+import { collector } from '../../src/lib/gc.ts'
+import { convertData, defaultBounds } from '../../src/ops/data/convert.ts'
+import { type JsonDiffInput, jsonDiff } from '../../src/ops/json/diff/diff.ts'
+import { parseJsonExact } from '../../src/ops/json/number.ts'
+import { editedList } from './json/diff/large-helpers.ts'
+
+const ROUNDS = 14
+
+function diffText(): string {
+  const { left, right } = editedList(20_000, 7)
+  return JSON.stringify({ left: { items: left }, right: { items: right }, array_key: 'id', output: 'both' })
+}
+
+function yamlText(bytes: number): string {
+  let text = ''
+  for (let i = 0; text.length < bytes; i++) {
+    text +=
+      `- name: svc-${i}\n  labels: {app: svc-${i}, tier: backend}\n  replicas: ${i % 7}\n  ratio: ${i}.25\n` +
+      `  enabled: ${i % 2 === 0}\n  image: "registry.example.com/svc:${i}"\n  ports:\n    - 8080\n    - 9090\n`
+  }
+  return text
+}
+
+const runs: Record<string, () => () => void> = {
+  diff: () => {
+    const text = diffText()
+    return () => {
+      if (jsonDiff(parseJsonExact(text) as JsonDiffInput).equal) throw new Error('the lists differ')
+    }
+  },
+  yaml: () => {
+    const input = yamlText(256 * 1024)
+    return () => {
+      const { output } = convertData({ input, from: 'yaml', to: 'json' }, defaultBounds(input.length))
+      if (!output.startsWith('[')) throw new Error('a YAML sequence is a JSON array')
+    }
+  },
+}
+
+const run = runs[process.argv[2]!]!()
+for (let round = 0; round < ROUNDS; round++) {
+  process.stdout.write(`--- run ${round}\n`)
+  run()
+  collector()({ type: 'major', execution: 'sync', flavor: 'regular' })
+}
