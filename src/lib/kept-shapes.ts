@@ -3,8 +3,8 @@
 // V8 reaches the hidden class ("map") of a class's instances, with its fields, only through those
 // instances: once none lives, a full collection frees it, and with it every optimized function compiled
 // for it ("embedded weak objects cleared"). A pool thread runs exactly such a collection after a large
-// task (workers/memory.ts), when nothing of the task is left: the next 100k-item diff compiled 25-40
-// functions again and ran them unoptimized meanwhile (~+200 ms of process CPU, docs/dispatch.md). A kept
+// task (workers/memory.ts), when nothing of the task is left: the next 100k-item diff compiled ~28
+// functions again and ran them unoptimized meanwhile (100-150 ms more process CPU, docs/dispatch.md). A kept
 // instance keeps its class's map, so the code compiled for it stays valid from one request to the next.
 const kept: object[] = []
 

@@ -225,8 +225,8 @@ function walkDocument(text: string, doc: Document.Parsed, shared: Set<object>): 
 
 // The package's objects (its lexer, parser and composer, the tokens, the documents and their nodes) gain
 // their fields as they read, so their shapes are those of a read: one small document that takes the usual
-// paths, read at load with everything it made kept (src/lib/kept-shapes.ts; without it, 2 MiB read after a
-// pool thread's full collection compiled ~44 functions again, each request).
+// paths, read at load with everything it made kept (src/lib/kept-shapes.ts; without it, a read after a pool
+// thread's full collection compiled 35-44 functions again, each request).
 const SAMPLE = `%YAML 1.2
 ---
 # a comment
