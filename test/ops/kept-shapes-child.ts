@@ -3,7 +3,8 @@
 // collection a pool thread runs after a large task (workers/memory.ts), with nothing of the run left alive.
 // Before each run it prints a marker line ("--- run N"): the test reads which functions V8 optimized in which.
 //   diff: json/diff of two 20k-item lists (array_key, output "both")
-//   yaml: data/convert of 256 KiB of YAML (block and flow collections, numbers, quoted strings) to JSON
+//   yaml: data/convert to JSON of 256 KiB of the guard's YAML document (bench/data-convert.ts yamlDocument)
+import { yamlDocument } from '../../bench/data-convert.ts'
 import { collector } from '../../src/lib/gc.ts'
 import { convertData, defaultBounds } from '../../src/ops/data/convert.ts'
 import { type JsonDiffInput, jsonDiff } from '../../src/ops/json/diff/diff.ts'
@@ -17,16 +18,6 @@ function diffText(): string {
   return JSON.stringify({ left: { items: left }, right: { items: right }, array_key: 'id', output: 'both' })
 }
 
-function yamlText(bytes: number): string {
-  let text = ''
-  for (let i = 0; text.length < bytes; i++) {
-    text +=
-      `- name: svc-${i}\n  labels: {app: svc-${i}, tier: backend}\n  replicas: ${i % 7}\n  ratio: ${i}.25\n` +
-      `  enabled: ${i % 2 === 0}\n  image: "registry.example.com/svc:${i}"\n  ports:\n    - 8080\n    - 9090\n`
-  }
-  return text
-}
-
 const runs: Record<string, () => () => void> = {
   diff: () => {
     const text = diffText()
@@ -35,7 +26,7 @@ const runs: Record<string, () => () => void> = {
     }
   },
   yaml: () => {
-    const input = yamlText(256 * 1024)
+    const input = yamlDocument(256 * 1024)
     return () => {
       const { output } = convertData({ input, from: 'yaml', to: 'json' }, defaultBounds(input.length))
       if (!output.startsWith('[')) throw new Error('a YAML sequence is a JSON array')

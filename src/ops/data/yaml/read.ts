@@ -255,10 +255,12 @@ tagged: !!str 12
 - second document
 `
 
+const SAMPLE_DEPTH = 8 // past the sample's own nesting (5)
+
 function keepYamlShapes(): void {
   const readers = newReaders()
-  const docs = documentsOf(SAMPLE, 64, readers)
-  const tokens = [...tokensOf(SAMPLE, 64, newReaders())]
+  const docs = documentsOf(SAMPLE, SAMPLE_DEPTH, readers)
+  const tokens = [...tokensOf(SAMPLE, SAMPLE_DEPTH, newReaders())]
   const shared = new Set<object>()
   keepShape({ readers, docs, tokens, values: docs.map((doc) => walkDocument(SAMPLE, doc, shared)) })
 }
