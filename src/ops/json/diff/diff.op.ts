@@ -1,6 +1,6 @@
 import { defineOp } from '../../define.ts'
 import { sized } from '../../worst-case.ts'
-import { items, WARM_DOC } from '../warm-documents.ts'
+import { edited, items, WARM_DOC } from '../warm-documents.ts'
 import { jsonDiff } from './diff.ts'
 import { jsonDiffBody, jsonDiffResult } from './schema.ts'
 import { MAX_DEPTH } from './types.ts'
@@ -34,7 +34,12 @@ export default defineOp({
       return { left, right: [...left].reverse(), output: 'both' as const }
     }),
   warm: [
-    { left: { items: items(600, 0) }, right: { items: items(600, 8) }, array_key: 'id', output: 'both' },
+    {
+      left: { items: items(600, 0) },
+      right: { items: edited(items(600, 0)) },
+      array_key: 'id',
+      output: 'both',
+    },
     { left: WARM_DOC, right: { ...WARM_DOC, name: 'anvil 2' } },
   ],
   job: {},
