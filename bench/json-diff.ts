@@ -11,7 +11,7 @@ import { jsonEqual } from '../src/ops/json/value.ts'
 import { type BaseTree, prepareBaseTree } from './lib/base-tree.ts'
 import { median } from './lib/load.ts'
 import { cpuMicros } from './lib/proc-cpu.ts'
-import { type Gateway, startGateway } from './lib/processes.ts'
+import { type Gateway, startGateway, waitReady } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
 const MiB = 1024 * 1024
@@ -199,6 +199,10 @@ async function throughGateways() {
     await start('this tree')
     if (base) await start(base.commit.slice(0, 7), base)
     const head = sides[0]!
+    // idle is a ready gateway at rest: its threads warm and their warm-up collected. Read at its banner
+    // instead, it caught them mid warm-up while the base tree's gateway started beside it (pool threads run
+    // under SCHED_IDLE and wait for every other thread): 268-286 MiB, against 216-220 at /readyz
+    await waitReady(head.gateway.url, head.ca)
     const idleRss = statusKb(head.gateway.child.pid!, 'VmRSS')
     let firstPeakRss = 0
     let peakRss = 0
