@@ -6,15 +6,6 @@ import { workerData } from 'piscina'
 // (src/exec/thread-sources.ts), so Node never starts amaro, its WebAssembly type stripper, on a pool
 // thread: V8's collection of that shared WebAssembly code raced with thread terminations and took the whole
 // process down. A module not handed over (none: test/workers/no-wasm.test.ts) still loads the usual way.
-// A task's bytes reach a thread, and its answer leaves it, as transferred ArrayBuffers, and a transfer
-// detaches the sender's buffer. V8 compiles typed-array code on the assumption that no buffer of the
-// isolate was ever detached (its ArrayBufferDetaching protector) and drops all of it at the first detach:
-// the first request on each thread, whose answer was the thread's first transfer, threw away ~30 functions
-// the warm-up had optimized (workers/warmup.ts: the diff's match, the byte scanners), and a fresh gateway's
-// first 10k-item diffs ran 105-145 ms on their thread against 60-90 from the fourth on. So a thread detaches
-// one buffer before it compiles anything (test/workers/first-transfer.test.ts).
-new ArrayBuffer(1).transfer()
-
 const { text, at } = workerData?.sources ?? {}
 registerHooks({
   load(url, context, nextLoad) {
@@ -24,5 +15,14 @@ registerHooks({
     return { format: 'module', source, shortCircuit: true }
   },
 })
+
+// A task's bytes reach a thread, and its answer leaves it, as transferred ArrayBuffers, and a transfer
+// detaches the sender's buffer. V8 compiles typed-array code on the assumption that no buffer of the
+// isolate was ever detached (its ArrayBufferDetaching protector) and drops all of it at the first detach:
+// the first request on each thread, whose answer was the thread's first transfer, threw away ~30 functions
+// the warm-up had optimized (workers/warmup.ts: the diff's match, the byte scanners), and a fresh gateway's
+// first 10k-item diffs ran 105-145 ms on their thread against 60-90 from the fourth on. So a thread detaches
+// one buffer before it loads its modules (test/workers/first-transfer.test.ts).
+new ArrayBuffer(1).transfer()
 
 export default (await import('./entry.ts')).default
