@@ -1,7 +1,7 @@
-// Child process for kept-shapes.test.ts, run with --trace-opt (its own heap and flags): fourteen runs of a
+// Child process for kept-shapes.test.ts, run with --trace-deopt (its own heap and flags): fourteen runs of a
 // heavy op on a medium input, each parsed from its text as a request's body is, each followed by the full
 // collection a pool thread runs after a large task (workers/memory.ts), with nothing of the run left alive.
-// Before each run it prints a marker line ("--- run N"): the test reads which functions V8 optimized in which.
+// It prints "ran 14" once done; the test reads which optimized code V8 dropped, and how often.
 //   diff: json/diff of two 20k-item lists (array_key, output "both")
 //   yaml: data/convert to JSON of 256 KiB of the guard's YAML document (bench/data-convert.ts yamlDocument)
 import { yamlDocument } from '../../bench/data-convert.ts'
@@ -36,7 +36,7 @@ const runs: Record<string, () => () => void> = {
 
 const run = runs[process.argv[2]!]!()
 for (let round = 0; round < ROUNDS; round++) {
-  process.stdout.write(`--- run ${round}\n`)
   run()
   collector()({ type: 'major', execution: 'sync', flavor: 'regular' })
 }
+process.stdout.write(`ran ${ROUNDS}\n`)
