@@ -5,7 +5,8 @@ import { CATALOG } from '../../src/ops/catalog.ts'
 import { prepareThread } from '../../workers/warmup.ts'
 import { answeredReadiness } from './serve.ts'
 
-// The floor for a JSON diff's first request (bench/first-request.ts): Node's own HTTPS server (no
+// The floor for a JSON diff's first request (bench/first-request.ts) and for its warm requests, back to back
+// and paced, and the memory they grow (bench/json-diff.ts): Node's own HTTPS server (no
 // framework, no gateway, no pool) that reads the whole body and runs the diff on its event loop by the
 // path a pool task takes (the body parsed and validated from its bytes, the op, the answer's bytes), same
 // certificate. It warms up before it listens exactly as a pool thread does before it says it is warm

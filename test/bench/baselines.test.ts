@@ -10,8 +10,8 @@ import { describeRedis, startRedis } from '../helpers/redis-server.ts'
 // the same answer: small-hash's floor (key check and the contract's headers) and contract floor (plus
 // validation, limits, metrics and the access line: bench/baselines/floor-contract.ts), and
 // json-format-input's two floors for the {input} form (the whole body parsed; the input unescaped and
-// minified on a thread as it streams), and first-request's diff floor (the diff on a bare server's event
-// loop).
+// minified on a thread as it streams), and the diff floor of first-request and json-diff (the diff on a
+// bare server's event loop).
 describe('the bench baselines answer as the gateway does', () => {
   let gateway: Gateway
   const servers: Record<string, Running> = {}
