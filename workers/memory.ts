@@ -43,13 +43,19 @@ export function collectNow(): void {
 }
 
 // An ordinary full collection, run once the task's answer has gone (setImmediate: the reply is posted
-// first), when the task left GROWTH_BYTES or more of its heap in use: a large task's data is garbage the
-// moment it answers. Without it the next large tasks, arriving before the thread is quiet, piled theirs on
-// top (the process-wide --heap-growing-percent=100 of src/lib/gc.ts lets a heap grow to twice what lived
-// before V8 marks it): ten back-to-back 100k-item diffs grew the gateway by 10.3-10.6× the body, against
-// 4.3-4.6× after the first. With it, 8.7-9.1×, and no slower (bench json-diff-100k). It marks what lives
-// (little, once the task is done) and leaves the heap's size alone: giving memory back is still
-// collectNow's, when the thread is quiet.
+// first), when SWEEP_BYTES or more of the heap are in use past the last collection: a large task's data is
+// garbage the moment it answers. Without it the next large tasks, arriving before the thread is quiet, piled
+// theirs on top: ten back-to-back 100k-item diffs grew the gateway by 10.3-10.6× the body, against 4.3-4.6×
+// after the first. It marks what lives (little, once the task is done) and leaves the heap's size alone:
+// giving memory back is still collectNow's, when the thread is quiet. At 64 MiB it missed every other
+// 100k-item diff, whose own collections had left ~48 MiB in use, and the next piled onto it (11-12× the
+// body, issue 41); at 32 MiB it sweeps after each, and the thread's initial old space (src/lib/gc.ts
+// roomForThreadHeaps) spares the next the full collection V8 would otherwise start early in its parse:
+// 8.8× and 9.4× over idle, and 0.89× the time of a 100k-item diff swept at 64 MiB (bench json-diff-100k).
+// Checked after every task, short ones too: reading the heap's figures costs ~0.6 µs, and garbage that short
+// tasks promote would otherwise wait for V8, which the initial old space lets wait to 160 MiB.
+export const SWEEP_BYTES = 32 * 1024 * 1024
+
 function sweepAfterAnswer(): void {
   sweepPending = false
   collector()({ type: 'major', execution: 'sync', flavor: 'regular' })
@@ -58,7 +64,8 @@ function sweepAfterAnswer(): void {
 }
 
 // A task shorter than this cannot have grown the heap by GROWTH_BYTES (V8 allocates at most ~2 GB/s), so
-// it skips the checks: they cost 10-50 µs (a heap statistics and an RSS read), a fifth of a pool hop.
+// it skips the check for memory to give back, whose RSS read made the two checks cost 10-50 µs, a fifth of
+// a pool hop (the sweep's check, a heap statistics read, runs after every task).
 const SHORT_MS = 20
 
 // Requests on this thread's pool: bodies arriving, waiting for a place, or tasks running on its threads,
@@ -109,12 +116,12 @@ function collectWhenQuiet(): void {
 
 // Called by the thread entry after every task with the task's running time.
 export function afterTask(runMs = Number.POSITIVE_INFINITY): void {
-  if (runMs < SHORT_MS) return
   const heap = getHeapStatistics()
-  if (heap.used_heap_size - usedAfterCollection >= GROWTH_BYTES && !sweepPending) {
+  if (heap.used_heap_size - usedAfterCollection >= SWEEP_BYTES && !sweepPending) {
     sweepPending = true
     setImmediate(sweepAfterAnswer)
   }
+  if (runMs < SHORT_MS) return
   const grown =
     heap.total_heap_size - baseline >= GROWTH_BYTES || process.memoryUsage.rss() - baselineRss >= GROWTH_BYTES
   if (!grown) return

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs'
 import { Piscina } from 'piscina'
 import type { ThreadData, ThreadSources } from '../../workers/protocol.ts'
+import { roomForThreadHeaps } from '../lib/gc.ts'
 import { catalogFiles } from '../ops/catalog.ts'
 import { PoolAdmission } from './admission.ts'
 import { MemoryGate } from './memory-gate.ts'
@@ -144,6 +145,8 @@ function startThreadpoolOnThisThread(): void {
 // `opModules`: modules declaring ops beyond the built-in ones, loaded by every thread (a test's ops).
 export function createPools(config: PoolsConfig, opModules: readonly string[] = []): PoolSet {
   startThreadpoolOnThisThread()
+  // before any thread is made: V8 reads it when it creates a thread's heap
+  roomForThreadHeaps()
   const sources = threadSources([ENTRY, ...catalogFiles(), ...opModules])
   const free = createPool('free', config.free, config.warm, NICE.free, opModules, sources)
   const paid = createPool('paid', config.paid, config.warm, NICE.paid, opModules, sources)

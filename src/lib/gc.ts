@@ -61,6 +61,26 @@ export function growOldGenerationInWideSteps(): void {
   setFlagsFromString('--heap-growing-percent=100')
 }
 
+// Room for a pool thread's large task. A thread sweeps what a large task left once it has answered
+// (workers/memory.ts sweepAfterAnswer), and that leaves V8's old-generation limit near three times what
+// lives after it (~21 MB: a limit near 64 MB), so the next large task paid a full mark-compact early in its
+// parse, marking its half-built documents (24-53 ms of a 100k-item diff). Sweeping only after the largest
+// tasks avoided that but let the others pile their garbage onto the next one's: back to back, the gateway
+// grew 11-12x the body over its idle, past issue 41's 10x. With an initial old space, V8 starts no full
+// collection of its own until the old generation reaches that size, whatever the last one left (--trace-gc:
+// after a sweep to 21.8 MB, a 100k-item diff grows the thread's heap to ~110 MB committed without one), so a
+// thread sweeps after every large answer and the next task builds without being marked: one full collection
+// a 100k-item diff, where there were two. It is room, not use: pages are taken as a task needs them, and the
+// sweep and the idle collection give them back. V8 reads the flag when it makes an isolate: set before the
+// pools make their threads, it reaches every pool thread (and one made to replace a thread) but not the
+// event loop's heap, made before it. 160 MiB holds a 100k-item diff, within every tier's old generation
+// (the free tier's is 512 MiB).
+const THREAD_OLD_SPACE_MB = 160
+
+export function roomForThreadHeaps(): void {
+  setFlagsFromString(`--initial-old-space-size=${THREAD_OLD_SPACE_MB}`)
+}
+
 // Large bodies and the event loop's heap. TLS hands a body over in 16 KiB records, each a Buffer of its own,
 // and large answers come back from the threads as Buffers too: external memory, freed only when a
 // collection finds the Buffer dead. Moving bytes allocates almost no JavaScript objects, so the young
