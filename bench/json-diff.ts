@@ -161,6 +161,9 @@ interface Side {
   server: Running
   key: string
   ca: Buffer
+  // runs this tree's code (its gateway, the floor): its answers are checked and its memory is read (the
+  // base tree's answer may have another shape)
+  thisTree: boolean
   // resident memory (/proc, all threads): at rest, after the first LARGE request, after the back-to-back
   // LARGE rounds (peaks: VmHWM)
   rss: { idle: number; first: number; peak: number }
@@ -191,12 +194,13 @@ async function throughGateways() {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       PLANS: JSON.stringify({ business: { max_json_bytes: 64 * MiB, compute_budget_ms: 60_000 } }),
     }
-    const add = (label: string, server: Running, key: string, ca: Buffer) =>
+    const add = (label: string, server: Running, key: string, ca: Buffer, thisTree: boolean) =>
       sides.push({
         label,
         server,
         key,
         ca,
+        thisTree,
         rss: { idle: 0, first: 0, peak: 0 },
         agent: new Agent({ keepAlive: true, maxSockets: 1 }),
         ms: {},
@@ -206,7 +210,8 @@ async function throughGateways() {
     const start = async (label: string, tree?: BaseTree) => {
       const gateway = await startGateway(env, tree)
       const dataDir = /data dir:\s+(\S+)/.exec(gateway.output())![1]!
-      add(`gateway, ${label}`, gateway, gateway.key, readFileSync(join(dataDir, 'tls', 'cert.pem')))
+      const ca = readFileSync(join(dataDir, 'tls', 'cert.pem'))
+      add(`gateway, ${label}`, gateway, gateway.key, ca, tree === undefined)
       return dataDir
     }
     const dataDir = await start('this tree')
@@ -220,13 +225,13 @@ async function throughGateways() {
       await startNode('bench/baselines/bare-diff.ts', tls, /READY (https:\/\/\S+)/),
       '',
       sides[0]!.ca,
+      true,
     )
-    const head = sides[0]!
     // idle is a server ready and at rest: a gateway's threads warm and their warm-up collected. Read at its
     // banner instead, it caught them mid warm-up while the base tree's gateway started beside it (pool
     // threads run under SCHED_IDLE and wait for every other thread): 268-286 MiB, against 216-220 at /readyz
     for (const side of sides) {
-      if (side !== head && !side.label.startsWith('floor')) continue
+      if (!side.thisTree) continue
       await waitReady(side.server.url, side.ca)
       side.rss.idle = statusKb(side.server.child.pid!, 'VmRSS')
     }
@@ -247,14 +252,13 @@ async function throughGateways() {
       }
       for (const side of sides) {
         const { text } = await send(side)
-        // this tree's answers are checked, the gateway's and the floor's (the base tree's shape may differ)
-        if (side === head || side.label.startsWith('floor')) {
+        if (side.thisTree) {
           const { json_patch } = JSON.parse(text).data
           const patched = applyJsonPatch({ document: { items: left }, patch: json_patch }).result
           if (!jsonEqual(patched, { items: right }))
             throw new Error(`${side.label}: the returned json_patch does not turn left into right`)
         }
-        if (count === LARGE && side.rss.idle) side.rss.first = statusKb(side.server.child.pid!, 'VmHWM')
+        if (count === LARGE && side.thisTree) side.rss.first = statusKb(side.server.child.pid!, 'VmHWM')
       }
       for (const side of sides) {
         side.ms[count] = []
@@ -270,7 +274,7 @@ async function throughGateways() {
         for (let i = 0; i < ROUNDS; i++) side.ms[count]!.push((await send(side)).ms)
       }
       if (count === LARGE) {
-        for (const side of sides) if (side.rss.idle) side.rss.peak = statusKb(side.server.child.pid!, 'VmHWM')
+        for (const side of sides) if (side.thisTree) side.rss.peak = statusKb(side.server.child.pid!, 'VmHWM')
         for (let i = 0; i < PACED; i++) {
           for (const side of sides) {
             // one request PACE_MS after the side's previous answer, then the measured one PACE_MS after it
@@ -397,7 +401,7 @@ export const jsonDiffLargeScenario: Scenario = {
     // issue 41's bound: the gateway's peak over its idle ≤ 10× the body, after back-to-back requests; the
     // floor's, over the same requests in the same run, is what the diff grows a plain Node process by
     for (const side of remote.sides) {
-      if (!side.rss.idle) continue
+      if (!side.thisTree) continue
       const growth = (side.rss.peak - side.rss.idle) / remote.largeBytes
       process.stdout.write(
         `  ${side.label}: idle ${mib(side.rss.idle)}, peak ${mib(side.rss.peak)}; growth over idle ` +
@@ -413,7 +417,7 @@ export const jsonDiffLargeScenario: Scenario = {
         ...paced,
         { label: 'body', value: remote.largeBytes / MiB, unit: 'MiB' },
         ...remote.sides
-          .filter((side) => side.rss.idle)
+          .filter((side) => side.thisTree)
           .map((side) => ({
             label: `${side.label}, growth over idle`,
             value: (side.rss.peak - side.rss.idle) / remote.largeBytes,
