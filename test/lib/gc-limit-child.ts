@@ -5,10 +5,10 @@
 //   boot:   collectAfterBoot (src/lib/gc.ts), as the gateway calls it before it listens
 //   warmup: a pool thread's prepareThread (workers/warmup.ts: the ops warmed, then its collections), for a
 //           thread whose warm-up ends before the gateway sets the flag
-import { constants, PerformanceObserver } from 'node:perf_hooks'
 import { collectAfterBoot, growOldGenerationInWideSteps } from '../../src/lib/gc.ts'
 import { catalogWith } from '../../src/ops/catalog.ts'
 import { prepareThread } from '../../workers/warmup.ts'
+import { majorCollections } from '../helpers/major-collections.ts'
 
 const live: unknown[] = []
 for (let i = 0; i < 300_000; i++) live.push({ a: i, b: `s${i}`, c: [i, i + 1] })
@@ -16,14 +16,10 @@ if (process.argv[2] === 'warmup') await prepareThread({ warmUp: true }, await ca
 else collectAfterBoot()
 growOldGenerationInWideSteps()
 const MORE = 240_000
-let majors = 0
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries())
-    if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++
-}).observe({ entryTypes: ['gc'] })
+const majors = majorCollections()
 const more: unknown[] = []
 // ~40 MiB: well past the few MiB a memory-reducing collection leaves, well within what a regular one does
 for (let i = 0; i < MORE; i++) more.push({ a: i, b: `t${i}`, c: [i] })
-// gc entries are delivered on a later turn
-await new Promise((resolve) => setTimeout(resolve, 50))
-process.stdout.write(`${JSON.stringify({ majors, live: live.length, more: more.length })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ majors: await majors.count(), live: live.length, more: more.length })}\n`,
+)
