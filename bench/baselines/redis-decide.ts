@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { Redis } from 'ioredis'
-import { ConsumeBatcher, encodeBatch, settle } from '../../src/store/redis/consume-batch.ts'
+import { type BatchArgs, ConsumeBatcher, encodeBatch, settle } from '../../src/store/redis/consume-batch.ts'
 import { RedisKeys } from '../../src/store/redis/keys.ts'
 import { candidateMonths } from '../../src/store/redis/limit-reply.ts'
 import type { ConsumeRequest, LimitDecision } from '../../src/store/types.ts'
@@ -21,7 +21,7 @@ export async function redisDecider(url: string, mode: RedisDecision) {
     maxRetriesPerRequest: 0,
   })
   redis.defineCommand('anvilConsume', { lua: script })
-  const send = (args: (string | number | (string | number)[])[]) => redis.anvilConsumeBuffer(...args)
+  const send = (args: BatchArgs) => redis.anvilConsumeBuffer(...args)
   const usageKeys = new RedisKeys('floor')
   const batcher = new ConsumeBatcher(usageKeys, send, false)
 
@@ -33,7 +33,7 @@ export async function redisDecider(url: string, mode: RedisDecision) {
       usageA: usageKeys.usage(req.workspaceId, months[0].label),
       usageB: usageKeys.usage(req.workspaceId, months[1].label),
       months,
-      now: '',
+      now: undefined,
       resolve,
       reject,
     }
@@ -87,7 +87,7 @@ export async function redisDecider(url: string, mode: RedisDecision) {
     mode === 'oneline'
       ? decideOneLine
       : mode === 'batched'
-        ? (req) => batcher.decide(req, candidateMonths(Date.now()), '')
+        ? (req) => batcher.decide(req, candidateMonths(Date.now()), undefined)
         : decideAlone
   return { decide, quit: () => redis.quit() }
 }

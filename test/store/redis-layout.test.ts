@@ -238,17 +238,23 @@ describeRedis('Redis store layout and behaviour', () => {
   it('refuses to count a decision whose clock and caller disagree about the month; the rest of its batch counts', async () => {
     const client = new Redis(server.url)
     defineScripts(client)
-    const month = (y: number, m: number) => [String(Date.UTC(y, m, 1)), String(Date.UTC(y, m + 1, 1))]
-    const subject = (keyId: string) => [1, 2, keyId, 5, 5, 10, -1, '1']
-    const bytes = await client.anvilConsumeBuffer(
-      2,
-      ['skew:{ws:x}:u:a', 'skew:{ws:x}:u:b'],
-      2,
-      [...month(2026, 0), ...month(2025, 11)],
-      [...subject('key_x'), ...subject('key_y')],
+    const month = (y: number, m: number) => [Date.UTC(y, m, 1), Date.UTC(y, m + 1, 1)]
+    // two subjects (months A and B, key rate, workspace rate, quota, no key quota, charged)
+    const subject = [1, 2, 5, 5, 10, -1, 1]
+    const numbers = [
+      ...month(2026, 0),
+      ...month(2025, 11),
+      ...subject,
+      ...subject,
       // two runs of one decision each: subject, count, instant
-      [1, 1, String(Date.UTC(2026, 5, 1)), 2, 1, String(Date.UTC(2026, 0, 10))],
-    )
+      ...[1, 1, Date.UTC(2026, 5, 1), 2, 1, Date.UTC(2026, 0, 10)],
+    ]
+    const packed = Buffer.alloc(numbers.length * 8)
+    for (const [i, x] of numbers.entries()) packed.writeDoubleLE(x, i * 8)
+    const bytes = await client.anvilConsumeBuffer(2, ['skew:{ws:x}:u:a', 'skew:{ws:x}:u:b'], packed, [
+      'key_x',
+      'key_y',
+    ])
     const reply = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8))
     // the first decision is an error (verdict -1) and leaves no trace; the second is admitted (verdict 0)
     // on an empty month (no TATs, counts 0) at its own instant, and charged to January's 10th

@@ -12,18 +12,21 @@ export const BATCH_CAP = 64
 const DOUBLE = 8
 const CLOCK_ERROR = -1
 
-// Sends one batch (consume.lua's arguments, numkeys first; an argument that is an array is flattened by
-// ioredis) and resolves with the script's reply as bytes, or rejects when the call failed (timeout,
+// consume.lua's arguments: numkeys, the usage hashes, the batch's numbers packed, then each subject's key
+// id (ioredis flattens an argument that is an array)
+export type BatchArgs = [number, string[], Buffer, string[]]
+
+// Sends one batch and resolves with the script's reply as bytes, or rejects when the call failed (timeout,
 // connection, reply error).
-export type SendBatch = (args: (string | number | (string | number)[])[]) => Promise<Buffer>
+export type SendBatch = (args: BatchArgs) => Promise<Buffer>
 
 interface Pending {
   req: ConsumeRequest
   usageA: string
   usageB: string
   months: readonly [MonthArgs, MonthArgs]
-  // ms as a string from an injected clock, or '' for Redis TIME
-  now: string
+  // ms from an injected clock, or undefined for Redis TIME
+  now: number | undefined
   resolve(decision: LimitDecision): void
   reject(err: unknown): void
 }
@@ -53,7 +56,11 @@ export class ConsumeBatcher {
     this.#slotOf = cluster ? calculateSlot : null
   }
 
-  decide(req: ConsumeRequest, months: readonly [MonthArgs, MonthArgs], now: string): Promise<LimitDecision> {
+  decide(
+    req: ConsumeRequest,
+    months: readonly [MonthArgs, MonthArgs],
+    now: number | undefined,
+  ): Promise<LimitDecision> {
     const usageA = this.#keys.usage(req.workspaceId, months[0].label, req.mode)
     const usageB = this.#keys.usage(req.workspaceId, months[1].label, req.mode)
     const { promise, resolve, reject } = Promise.withResolvers<LimitDecision>()
@@ -98,16 +105,17 @@ export class ConsumeBatcher {
   }
 }
 
-// consume.lua's arguments for a batch: numkeys, the usage hashes (each once), the number of subjects, the
-// hashes' month bounds, 8 values per subject (a key under one set of limits: the decisions of one key in
-// a turn share one), then 3 per run of decisions (consecutive decisions of one subject at one instant:
-// its subject, how many, the instant; see the script's header). A turn's requests on one key are one run,
-// so what redis-server parses and the script loops over per decision is only the decision itself.
+// consume.lua's arguments for a batch: numkeys, the usage hashes (each once), the batch's numbers as one
+// string of little-endian doubles (the hashes' month bounds, 7 per subject: a key under one set of limits,
+// the decisions of one key in a turn share one; then 3 per run of decisions: consecutive decisions of one
+// subject at one instant: its subject, how many, the instant), then each subject's key id (see the
+// script's header). A turn's requests on one key are one run, so what redis-server parses and the script
+// loops over per decision is only the decision itself; the numbers are one argument, unpacked in C.
 export function encodeBatch(
   batch: readonly Pick<Pending, 'req' | 'usageA' | 'usageB' | 'months' | 'now'>[],
-): (string | number | (string | number)[])[] {
+): BatchArgs {
   const keys: string[] = []
-  const bounds: string[] = []
+  const bounds: number[] = []
   const index = new Map<string, number>()
   const indexOf = (key: string, month: MonthArgs): number => {
     let i = index.get(key)
@@ -119,25 +127,27 @@ export function encodeBatch(
     }
     return i
   }
-  const subjects: (string | number)[] = []
+  const subjects: number[] = []
+  const keyIds: string[] = []
   // per key id, the subjects (their first decision, and index) it has in this batch
   const byKey = new Map<string, { first: (typeof batch)[number]; index: number }[]>()
-  const runs: (string | number)[] = []
+  const runs: number[] = []
   for (const p of batch) {
     const { req } = p
+    const now = p.now ?? REDIS_TIME
     let known = byKey.get(req.keyId)
     let subject = known?.find(({ first: f }) => sameSubject(f, p))?.index
     if (subject === undefined) {
-      subject = subjects.length / 8 + 1
+      keyIds.push(req.keyId)
+      subject = keyIds.length
       subjects.push(
         indexOf(p.usageA, p.months[0]),
         indexOf(p.usageB, p.months[1]),
-        req.keyId,
         req.keyRatePerSecond,
         req.workspaceRatePerSecond,
         req.monthlyQuota,
         req.keyMonthlyQuota ?? -1,
-        req.rateOnly === true ? '0' : '1',
+        req.rateOnly === true ? 0 : 1,
       )
       if (known === undefined) {
         known = []
@@ -146,11 +156,22 @@ export function encodeBatch(
       known.push({ first: p, index: subject })
     }
     const last = runs.length - 3
-    if (last >= 0 && runs[last] === subject && runs[last + 2] === p.now)
-      runs[last + 1] = (runs[last + 1] as number) + 1
-    else runs.push(subject, 1, p.now)
+    if (last >= 0 && runs[last] === subject && runs[last + 2] === now) runs[last + 1]! += 1
+    else runs.push(subject, 1, now)
   }
-  return [keys.length, keys, subjects.length / 8, bounds, subjects, runs]
+  return [keys.length, keys, packDoubles(bounds, subjects, runs), keyIds]
+}
+
+// the script's instant for a run on Redis TIME (an injected clock is never before the epoch)
+const REDIS_TIME = -1
+
+function packDoubles(...parts: number[][]): Buffer {
+  let n = 0
+  for (const part of parts) n += part.length
+  const out = Buffer.allocUnsafe(n * DOUBLE)
+  let at = 0
+  for (const part of parts) for (const x of part) at = out.writeDoubleLE(x, at)
+  return out
 }
 
 // Two decisions of one key share a subject when everything the script takes per subject is the same

@@ -21,22 +21,25 @@
 -- KEYS[1..k]   <p>:{ws:<id>}:usage:<YYYY-MM>: every usage hash a decision of the batch may touch (for
 --              each subject, the month the caller believes it is and the neighbouring month nearer to
 --              now), each once; on a cluster all in one slot
--- ARGV[1]      s, the number of subjects (below)
--- ARGV[2i], ARGV[2i+1] (i = 1..k): start and end of KEYS[i]'s month (ms since the epoch, UTC; end exclusive)
--- then 8 values per subject, the limits a decision is taken under (the decisions of one key with the same
--- limits share one subject, so what they have in common is sent, converted and looked up once):
---   +1 A: index in KEYS of the month the caller believes it is
---   +2 B: index in KEYS of the neighbouring month nearer to now (same workspace)
---   +3 key id
---   +4 key rate per second (burst = rate)   +5 workspace rate per second (burst = rate)
---   +6 workspace monthly quota              +7 key monthly quota, or -1 for none
---   +8 '1': charge (rate limits, month quotas, usage); '0': rate only (the per-second limits decide and
---      move; month quotas are neither checked nor charged, no usage counter moves)
--- then 3 values per run of decisions, in arrival order (a run: consecutive decisions of one subject at one
--- instant; a turn's requests on one key are one run, whatever their number):
---   +1 its subject (1..s)
---   +2 how many decisions it holds
---   +3 now in ms (tests inject a clock), or '' to use Redis TIME (production; read once per batch)
+-- ARGV[1]      the batch's numbers, one string of little-endian IEEE-754 doubles (8 bytes each), unpacked
+--              in C by one struct.unpack: a number sent as an argument of its own cost redis-server more
+--              (an argument object, a Lua string, then tonumber's strtod) than the decisions themselves
+--              (docs/decisions.md "Limits in batches (Redis)"). In order, N[1..]:
+--   N[2i-1], N[2i] (i = 1..k): start and end of KEYS[i]'s month (ms since the epoch, UTC; end exclusive)
+--   then 7 per subject, the limits a decision is taken under (the decisions of one key with the same
+--   limits share one subject, so what they have in common is sent, converted and looked up once):
+--     +0 A: index in KEYS of the month the caller believes it is
+--     +1 B: index in KEYS of the neighbouring month nearer to now (same workspace)
+--     +2 key rate per second (burst = rate)   +3 workspace rate per second (burst = rate)
+--     +4 workspace monthly quota              +5 key monthly quota, or -1 for none
+--     +6 1: charge (rate limits, month quotas, usage); 0: rate only (the per-second limits decide and
+--        move; month quotas are neither checked nor charged, no usage counter moves)
+--   then 3 per run of decisions, in arrival order (a run: consecutive decisions of one subject at one
+--   instant; a turn's requests on one key are one run, whatever their number):
+--     +0 its subject (1..s)
+--     +1 how many decisions it holds
+--     +2 now in ms (tests inject a clock), or -1 to use Redis TIME (production; read once per batch)
+-- ARGV[1 + i] (i = 1..s): subject i's key id (s, the number of subjects, is #ARGV - 1)
 -- The script's clock decides which month it is; the caller passes both candidates (keys and bounds)
 -- because a cluster script may only touch declared keys, and calendar arithmetic is simpler in JS.
 -- A clock in neither month means the two clocks disagree by weeks: that decision is refused as an error
@@ -65,20 +68,22 @@ local tonumber, floor, ceil, unpack = tonumber, math.floor, math.ceil, unpack
 local KEYS, ARGV = KEYS, ARGV
 local DAY = 86400000
 local nk = #KEYS
-local ns = tonumber(ARGV[1])
-local firstSubject = 2 + 2 * nk
-local firstRun = firstSubject + 8 * ns
-local runs = (#ARGV - firstRun + 1) / 3
+local ns = #ARGV - 1
+local N = { struct.unpack('<' .. string.rep('d', #ARGV[1] / 8), ARGV[1]) }
+local firstSubject = 1 + 2 * nk
+local firstRun = firstSubject + 7 * ns
+-- struct.unpack returns the position after the last value too: it is not counted
+local runs = (#N - firstRun) / 3
 
 local starts, ends = {}, {}
 for i = 1, nk do
-  starts[i] = tonumber(ARGV[2 * i])
-  ends[i] = tonumber(ARGV[2 * i + 1])
+  starts[i] = N[2 * i - 1]
+  ends[i] = N[2 * i]
 end
 
 local redisNow
-local function clock(arg)
-  if arg ~= '' then return tonumber(arg) end
+local function clock(at)
+  if at >= 0 then return at end
   if redisNow == nil then
     local t = redis.call('TIME')
     redisNow = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
@@ -105,22 +110,22 @@ local function firstSecond(u, other, now)
   return now < starts[u] + 1000 and starts[other] < starts[u]
 end
 
--- subject i's limits, field names and GCRA intervals, from its 8 arguments; and where its last placed
--- instant falls (place() below, on the general path)
+-- subject i's limits, field names and GCRA intervals, from its 7 numbers and its key id; and where its
+-- last placed instant falls (place() below, on the general path)
 local function subjectAt(i)
-  local base = firstSubject + 8 * (i - 1)
-  local keyId = ARGV[base + 2]
+  local base = firstSubject + 7 * (i - 1)
+  local keyId = ARGV[1 + i]
   return {
-    a = tonumber(ARGV[base]),
-    b = tonumber(ARGV[base + 1]),
+    a = N[base],
+    b = N[base + 1],
     keyId = keyId,
     tk = 'tk:' .. keyId,
     kreq = 'k:' .. keyId .. ':requests',
-    kint = 1000 / tonumber(ARGV[base + 3]),
-    wint = 1000 / tonumber(ARGV[base + 4]),
-    quota = tonumber(ARGV[base + 5]),
-    kquota = tonumber(ARGV[base + 6]),
-    charging = ARGV[base + 7] ~= '0',
+    kint = 1000 / N[base + 2],
+    wint = 1000 / N[base + 3],
+    quota = N[base + 4],
+    kquota = N[base + 5],
+    charging = N[base + 6] ~= 0,
     now = false, u = false, dayField = false, prev = false, placed = false,
   }
 end
@@ -222,7 +227,7 @@ end
 -- redis-server more than the decisions themselves (docs/decisions.md "Limits in batches (Redis)").
 if runs == 1 and ns == 1 then
   local s = subjectAt(1)
-  local now = clock(ARGV[firstRun + 2])
+  local now = clock(N[firstRun + 2])
   local u, other = monthOf(s.a, s.b, now)
   if u and not firstSecond(u, other, now) then
     local tk, kreq, charging = s.tk, s.kreq, s.charging
@@ -231,7 +236,7 @@ if runs == 1 and ns == 1 then
     local tw = tonumber(got[1])
     local wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused = decideRun(
       now,
-      tonumber(ARGV[firstRun + 1]),
+      N[firstRun + 1],
       s.kint,
       s.wint,
       s.quota,
@@ -333,10 +338,10 @@ end
 local subjectOf, nowOf, countOf = {}, {}, {}
 for r = 1, runs do
   local base = firstRun + 3 * (r - 1)
-  local subject = S[tonumber(ARGV[base])]
-  local now = clock(ARGV[base + 2])
+  local subject = S[N[base]]
+  local now = clock(N[base + 2])
   if now ~= subject.now then place(subject, now) end
-  subjectOf[r], nowOf[r], countOf[r] = subject, now, tonumber(ARGV[base + 1])
+  subjectOf[r], nowOf[r], countOf[r] = subject, now, N[base + 1]
 end
 
 -- each hash read once; `read` keeps the values read, to write back only what moved

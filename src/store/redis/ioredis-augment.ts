@@ -5,11 +5,14 @@ import type { Result } from 'ioredis'
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     // src/store/redis/*.lua
-    // a batch of limit decisions: numkeys, keys, then arguments (consume-batch.ts encodeBatch; ioredis
-    // flattens an argument that is an array); the reply is binary (packed doubles), so only the Buffer
-    // form ioredis defines beside every script is used
+    // a batch of limit decisions: numkeys, keys, the numbers packed, the key ids (consume-batch.ts
+    // encodeBatch; ioredis flattens an argument that is an array); the reply is binary (packed doubles),
+    // so only the Buffer form ioredis defines beside every script is used
     anvilConsumeBuffer(
-      ...numKeysThenKeysThenArgs: (string | number | (string | number)[])[]
+      numKeys: number,
+      keys: string[],
+      numbers: Buffer,
+      keyIds: string[],
     ): Result<Buffer, Context>
     anvilPatchRecord(record: string, ...args: string[]): Result<string[], Context>
     anvilRefund(usage: string, keyId: string, day: string): Result<number, Context>

@@ -2,11 +2,12 @@ import { decide, receipt } from '../../limits/decide.ts'
 import { dayOf } from '../../limits/month.ts'
 import type { ConsumeRequest, LimitDecision, RefusalReason } from '../types.ts'
 
-// One candidate month as the consume script takes it: label (for the usage key) and bounds as strings.
+// One candidate month as the consume script takes it: label (for the usage key) and bounds (ms since
+// the epoch, UTC; end exclusive).
 export interface MonthArgs {
   label: string
-  start: string
-  end: string
+  start: number
+  end: number
 }
 
 interface Candidates {
@@ -24,8 +25,8 @@ function month(year: number, index: number): MonthArgs {
   const start = Date.UTC(year, index, 1)
   return {
     label: new Date(start).toISOString().slice(0, 7),
-    start: String(start),
-    end: String(Date.UTC(year, index + 1, 1)),
+    start,
+    end: Date.UTC(year, index + 1, 1),
   }
 }
 

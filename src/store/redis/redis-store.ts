@@ -493,7 +493,7 @@ export class RedisStore implements Store {
   // leave together as one EVALSHA of consume.lua, which decides them in arrival order (consume-batch.ts).
   consume(req: ConsumeRequest): Promise<LimitDecision> {
     const now = this.#clock?.()
-    return this.#batcher.decide(req, candidateMonths(now ?? Date.now()), now === undefined ? '' : String(now))
+    return this.#batcher.decide(req, candidateMonths(now ?? Date.now()), now)
   }
 
   // Only on the failure path: one EVALSHA of refund.lua, never on an admitted request's way in.
