@@ -5,8 +5,8 @@ import { expect, it } from 'vitest'
 const run = promisify(execFile)
 const CHILD = new URL('./thread-heap-room-child.ts', import.meta.url).pathname
 
-async function majorsInLargeTask(room: boolean): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [CHILD, room ? 'room' : 'none'], { timeout: 60_000 })
+async function majorsInLargeTask(room: 'room' | 'pools' | 'none'): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [CHILD, room], { timeout: 60_000 })
   return JSON.parse(stdout)
 }
 
@@ -15,11 +15,16 @@ async function majorsInLargeTask(room: boolean): Promise<unknown> {
 // is made, V8 starts no full collection during it; without, it starts one early, marking the half-built
 // documents (24-53 ms of a 100k-item diff).
 it("a pool thread's large task after a sweep runs no full collection of V8's own", async () => {
-  expect(await majorsInLargeTask(true)).toEqual({ majors: 0, live: 150_000, built: 600_000 })
+  expect(await majorsInLargeTask('room')).toEqual({ majors: 0, live: 150_000, built: 600_000 })
+})
+
+// createPools sets the room before it makes a thread: a thread made after it runs the same task clean
+it('createPools gives the threads made after it the room', async () => {
+  expect(await majorsInLargeTask('pools')).toEqual({ majors: 0, live: 150_000, built: 600_000 })
 })
 
 // The check above can fail: without the room the same task runs one or more.
 it('without the room, the same task runs a full collection', async () => {
-  const result = (await majorsInLargeTask(false)) as { majors: number }
+  const result = (await majorsInLargeTask('none')) as { majors: number }
   expect(result.majors).toBeGreaterThan(0)
 })
