@@ -8,9 +8,11 @@ import { decodeDecision, type MonthArgs, REPLY_STRIDE } from './limit-reply.ts'
 // what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches (Redis)").
 export const BATCH_CAP = 64
 
-// consume.lua's reply: REPLY_STRIDE numbers per decision, each a little-endian double (8 bytes)
+// consume.lua's numbers, its arguments' and its reply's (REPLY_STRIDE a decision): little-endian doubles
 const DOUBLE = 8
 const CLOCK_ERROR = -1
+// the script's instant for a run on Redis TIME (an injected clock is never before the epoch)
+const REDIS_TIME = -1
 
 // consume.lua's arguments: numkeys, the usage hashes, the batch's numbers packed, then each subject's key
 // id (ioredis flattens an argument that is an array)
@@ -161,9 +163,6 @@ export function encodeBatch(
   }
   return [keys.length, keys, packDoubles(bounds, subjects, runs), keyIds]
 }
-
-// the script's instant for a run on Redis TIME (an injected clock is never before the epoch)
-const REDIS_TIME = -1
 
 function packDoubles(...parts: number[][]): Buffer {
   let n = 0
