@@ -1,12 +1,17 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stallRun } from '../../bench/stall.ts'
 import { craftedCases, opCases, rawCases } from '../../bench/stall-cases.ts'
-import { startTestApp, type TestApp } from '../helpers/harness.ts'
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts'
 
-// The `stall` bench's heaviest cases against a real gateway (TLS on a loopback port) on the free plan:
-// a canary GET /healthz on its own connection never waits more than 250 ms (the bench's target is
-// 50 ms; this bound is generous so that a shared CI machine stays green). Before the budgets and cost
-// models, the first of these held the event loop 2.2 s.
+// The `stall` bench's heaviest cases against a real gateway (its own process, TLS on a loopback port) on
+// the free plan: a canary GET /healthz on its own connection never waits more than 250 ms (the bench's
+// target is 50 ms; this bound is generous so that a shared CI machine stays green). Before the budgets and
+// cost models, the first of these held the event loop 2.2 s. The gateway is a process of its own, as the
+// bench's is: in the shared test process a collection of the heap the files before this one left (and the
+// sender's own work) held the loop the canary times — CI read 343 ms for a case the gateway answers in 5-77.
 const BOUND_MS = 250
 // Each case's own answer: a budget refusal names its reason; the diff runs on the pool and succeeds; the
 // JWKS of huge-exponent keys is refused as key material before any signature is checked.
@@ -23,22 +28,26 @@ const HEAVIEST: Record<string, { status: number; code?: string; reason?: string 
   'convert YAML 100 Ki levels of flow nesting': budget('depth'),
 }
 
-let t: TestApp
+let server: ServerProcess
+let dataDir: string
 let key: string
 
 beforeAll(async () => {
-  t = await startTestApp({
-    listen: true,
-    env: {
-      POOL_FREE_THREADS: '1',
-      PLANS: JSON.stringify({ free: { key_rate_per_second: 1000, workspace_rate_per_second: 1000 } }),
-    },
+  dataDir = await mkdtemp(join(tmpdir(), 'anvil-stall-'))
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    DEFAULT_PLAN: 'free',
+    LOG_LEVEL: 'warn',
+    POOL_WARM: 'false',
+    POOL_FREE_THREADS: '1',
+    PLANS: JSON.stringify({ free: { key_rate_per_second: 1000, workspace_rate_per_second: 1000 } }),
   })
-  key = (await t.newWorkspace('free')).key
-}, 60_000)
+  key = server.firstKey!
+}, 120_000)
 
 afterAll(async () => {
-  await t?.close()
+  await server?.stop()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
 describe('stall: worst-case inputs never hold the event loop', () => {
@@ -47,8 +56,8 @@ describe('stall: worst-case inputs never hold the event loop', () => {
     expect(cases.map((c) => c.label).sort()).toEqual(Object.keys(HEAVIEST).sort())
     const keys = { free: key, pro: key, business: key }
     // a first pass starts the free pool's thread and loads each op on it (tests run with POOL_WARM off)
-    await stallRun(t.url, keys, cases)
-    const results = await stallRun(t.url, keys, cases)
+    await stallRun(server.url, keys, cases)
+    const results = await stallRun(server.url, keys, cases)
     expect(results).toHaveLength(cases.length)
     for (const [i, r] of results.entries()) {
       const { label, status, code, reason } = r
@@ -75,8 +84,8 @@ describe('stall: worst-case inputs never hold the event loop', () => {
     const cases = [...rawCases('free'), ...opCases('free')].filter((c) => Object.hasOwn(expected, c.label))
     expect(cases.map((c) => c.label).sort()).toEqual(Object.keys(expected).sort())
     const keys = { free: key, pro: key, business: key }
-    await stallRun(t.url, keys, cases)
-    const results = await stallRun(t.url, keys, cases)
+    await stallRun(server.url, keys, cases)
+    const results = await stallRun(server.url, keys, cases)
     for (const [i, r] of results.entries()) {
       const { label, status, code } = r
       const want = expected[cases[i]!.label]!
