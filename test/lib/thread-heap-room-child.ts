@@ -3,6 +3,7 @@
 // (src/exec/pools.ts threadLimits) and prints what its large task cost; when it is 'pools', runs the same
 // task as an op (fixtures/heap-room.op.ts) on a warm thread createPools made itself, and prints that.
 import { Worker } from 'node:worker_threads'
+import { loadConfig } from '../../src/config.ts'
 import { createPools } from '../../src/exec/pools.ts'
 import { growOldGenerationInWideSteps, roomForThreadHeaps } from '../../src/lib/gc.ts'
 
@@ -15,13 +16,7 @@ if (process.argv[2] === 'pools') {
   // warm: the pools make their threads now, as the gateway's do at boot; the task runs on the free
   // pool's warm thread
   const pools = createPools(
-    {
-      free: { threads: 1, queue: 1, memoryMb: 256, offHeapMb: 256 },
-      paid: { threads: 1, queue: 1, memoryMb: 256, offHeapMb: 256 },
-      dedicated: {},
-      warm: true,
-      admissionWaitMs: 0,
-    } as Parameters<typeof createPools>[0],
+    loadConfig({ POOL_WARM: 'true', POOL_FREE_THREADS: '1', POOL_PAID_THREADS: '1' }).pools,
     [FIXTURE],
   )
   while (!pools.warm()) await new Promise((r) => setTimeout(r, 20))
