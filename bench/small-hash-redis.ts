@@ -4,7 +4,7 @@ import { startRedis } from '../test/helpers/redis-server.ts'
 import { prepareBaseTree } from './lib/base-tree.ts'
 import { type LoadOptions, type LoadResult, load, loadNode, median } from './lib/load.ts'
 import { cpuMicros } from './lib/proc-cpu.ts'
-import { startGateway, startNode } from './lib/processes.ts'
+import { startGateway, startGatewayWithContractFloor, startNode } from './lib/processes.ts'
 import type { Scenario, ScenarioRow } from './lib/scenario.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -156,6 +156,8 @@ export const smallHashRedis: Scenario = {
     // the base commit's gateway gets a redis-server of its own (both would bootstrap the same keys)
     const redisBefore = base ? await startRedis() : undefined
     const statsBefore = redisBefore ? new Redis(redisBefore.url) : undefined
+    // the process that is a gateway and the contract floor at once gets one too, for the same reason
+    const redisShared = await startRedis()
     const level = process.env.BENCH_LOG_LEVEL ?? 'info'
     const running: { stop(): Promise<void> }[] = []
     const started = <T extends { stop(): Promise<void> }>(r: T): T => {
@@ -188,6 +190,10 @@ export const smallHashRedis: Scenario = {
       // issue 41's contract floor on Redis: validation, limits, metrics, the access line, its decisions by
       // consume.lua batched per turn (bench/baselines/floor-contract.ts with REDIS_URL)
       const contractOnRedis = started(await startNode('bench/baselines/floor-contract.ts', floorEnv, ready))
+      // and the same contract floor in a process that is also a gateway on Redis (bench/small-hash.ts)
+      const shared = started(
+        await startGatewayWithContractFloor({ LOG_LEVEL: level, REDIS_URL: redisShared.url }),
+      )
       const json = { 'content-type': 'application/json' }
       const key = (k: string) => ({ ...json, authorization: `Bearer ${k}` })
       const calls = evalshaCalls(stats)
@@ -221,6 +227,12 @@ export const smallHashRedis: Scenario = {
         embeddedAt(CONNECTIONS),
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script (batched)'),
         onRedisFloor('contract floor on Redis (batched): + validation, metrics, log', contractOnRedis),
+        new Target("contract floor on Redis in a gateway's process", shared.floorUrl, key(shared.key), [
+          shared.child.pid,
+        ]),
+        new Target('gateway (Redis), beside it in that process', shared.url, key(shared.key), [
+          shared.child.pid,
+        ]),
         ...(before && base && redisBefore && statsBefore
           ? [
               new Target(
@@ -270,7 +282,9 @@ export const smallHashRedis: Scenario = {
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script, 16 Node HTTPS clients', 'node'),
       ]
       await alternate([...sweep.flat(), ...single, ...ordinary], body)
-      const [b, f, fb, r, e, one, contract] = targets as [
+      const [b, f, fb, r, e, one, contract, kp, gp] = targets as [
+        Target,
+        Target,
         Target,
         Target,
         Target,
@@ -279,7 +293,7 @@ export const smallHashRedis: Scenario = {
         Target,
         Target,
       ]
-      const old = targets[7]
+      const old = targets[9]
       const rows: ScenarioRow[] = [
         ...b.rows(['server']),
         ...f.rows(['server', 'redis-server']),
@@ -304,6 +318,18 @@ export const smallHashRedis: Scenario = {
           label: 'issue 41: gateway (Redis) ÷ contract floor (Redis), Node CPU',
           value: r.cpu() / contract.cpu(),
           unit: '× (target ≤ 1.1)',
+        },
+        ...kp.rows(['server']),
+        ...gp.rows(['server']),
+        {
+          label: "contract floor (Redis) in a gateway's process ÷ alone, Node CPU",
+          value: kp.cpu() / contract.cpu(),
+          unit: '× (the process)',
+        },
+        {
+          label: 'gateway (Redis) ÷ contract floor (Redis), both in one gateway process, Node CPU',
+          value: gp.cpu() / kp.cpu(),
+          unit: '× (the path)',
         },
         { label: 'gateway (embedded) ÷ bare, Node CPU', value: e.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
         { label: 'embedded ÷ Redis, Node CPU', value: e.cpu() / r.cpu(), unit: '× (target ≤ 1)' },
@@ -378,6 +404,7 @@ export const smallHashRedis: Scenario = {
       statsBefore?.disconnect()
       await redis.stop()
       await redisBefore?.stop()
+      await redisShared.stop()
       await base?.remove()
     }
   },

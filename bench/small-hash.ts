@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { median } from './lib/load.ts'
-import { startGateway, startNode } from './lib/processes.ts'
+import { startGateway, startGatewayWithContractFloor, startNode } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
 import { alternate, Target } from './small-hash-redis.ts'
 
@@ -11,7 +11,10 @@ import { alternate, Target } from './small-hash-redis.ts'
 // this machine, and CPU per request (from /proc) shows the gateway's own cost beside it. A fourth, the
 // contract floor (bench/baselines/floor-contract.ts), adds to the floor the features every keyed request
 // must have (validation, two rates and two quotas, metrics, the access line) in their plainest form: the
-// gateway's ratio to it is what the gateway's own structure costs.
+// gateway's ratio to it is what the gateway's own structure costs. A fifth process is a gateway that also
+// serves the contract floor on a second port (bench/baselines/floor-contract-in-gateway.ts), each port
+// loaded in rounds of its own: the contract floor's code in a process like the gateway's, against itself
+// alone (what the process costs), and the gateway beside it in that process (what its path costs).
 export const smallHash: Scenario = {
   name: 'small-hash',
   title: 'Small sha256 through the gateway vs bare Fastify TLS (embedded store, Node CPU per request)',
@@ -35,8 +38,10 @@ export const smallHash: Scenario = {
       { ...tls, API_KEY: gateway.key },
       ready,
     )
+    const shared = await startGatewayWithContractFloor({ LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' })
     const json = { 'content-type': 'application/json' }
     const withKey = { ...json, authorization: `Bearer ${gateway.key}` }
+    const withSharedKey = { ...json, authorization: `Bearer ${shared.key}` }
     const targets = [
       new Target('bare Fastify TLS', bare.url, json, [bare.child.pid]),
       new Target('floor: bare + key lookup + contract headers', floor.url, withKey, [floor.child.pid]),
@@ -51,13 +56,15 @@ export const smallHash: Scenario = {
         { ...withKey, 'accept-encoding': 'br, gzip' },
         [gateway.child.pid],
       ),
+      new Target("contract floor in a gateway's process", shared.floorUrl, withSharedKey, [shared.child.pid]),
+      new Target('gateway, beside it in that process', shared.url, withSharedKey, [shared.child.pid]),
     ]
     try {
       await alternate(targets, JSON.stringify({ input: 'hello world' }))
     } finally {
-      await Promise.all([gateway.stop(), bare.stop(), floor.stop(), contract.stop()])
+      await Promise.all([gateway.stop(), bare.stop(), floor.stop(), contract.stop(), shared.stop()])
     }
-    const [b, f, k, g, c] = targets as [Target, Target, Target, Target, Target]
+    const [b, f, k, g, c, kp, gp] = targets as [Target, Target, Target, Target, Target, Target, Target]
     return {
       rows: [
         ...b.rows(['server']),
@@ -69,7 +76,19 @@ export const smallHash: Scenario = {
         { label: 'gateway ÷ floor, Node CPU', value: g.cpu() / f.cpu(), unit: '× (target ≤ 1.1)' },
         { label: 'contract floor ÷ floor, Node CPU', value: k.cpu() / f.cpu(), unit: '×' },
         { label: 'contract floor ÷ bare, Node CPU', value: k.cpu() / b.cpu(), unit: '×' },
-        { label: 'gateway ÷ contract floor, Node CPU', value: g.cpu() / k.cpu(), unit: '×' },
+        { label: 'gateway ÷ contract floor, Node CPU', value: g.cpu() / k.cpu(), unit: '× (target ≤ 1.1)' },
+        ...kp.rows(['server']),
+        ...gp.rows(['server']),
+        {
+          label: "contract floor in a gateway's process ÷ alone, Node CPU",
+          value: kp.cpu() / k.cpu(),
+          unit: '× (the process)',
+        },
+        {
+          label: 'gateway ÷ contract floor, both in one gateway process, Node CPU',
+          value: gp.cpu() / kp.cpu(),
+          unit: '× (the path)',
+        },
         { label: 'gateway ÷ bare, req/s', value: median(g.rps) / median(b.rps), unit: '×' },
         { label: 'floor ÷ bare, req/s', value: median(f.rps) / median(b.rps), unit: '×' },
         ...c.rows(['server']),

@@ -83,7 +83,8 @@ function found(re: RegExp, text: string, what: string): string {
   return m[1]!
 }
 
-// The real gateway (`npm start`'s entry, or `base`: another commit's tree, run from its directory) on a
+// The real gateway (`npm start`'s entry, or `base`: another commit's tree, run from its directory, or another
+// entry that starts the gateway first: startGatewayWithContractFloor) on a
 // scratch DATA_DIR, with the environment `npm start` sets before Node starts (shipped-env.ts; `env` may
 // override it), its first workspace's limits raised so the benchmark measures the gateway's work, not
 // its refusals.
@@ -154,6 +155,28 @@ export async function startGateway(
     adminUrl,
     adminToken,
     stop,
+  }
+}
+
+// A gateway that also serves the contract floor, on a port of its own in the same process
+// (bench/baselines/floor-contract-in-gateway.ts): started as startGateway starts one, then `floorUrl` once
+// the floor listens (its `READY <url>` follows the gateway's banner).
+export async function startGatewayWithContractFloor(
+  env: Record<string, string> = {},
+): Promise<Gateway & { floorUrl: string }> {
+  const gateway = await startGateway(env, {
+    gateway: 'bench/baselines/floor-contract-in-gateway.ts',
+    dir: ROOT,
+  })
+  const deadline = Date.now() + START_TIMEOUT_MS
+  for (;;) {
+    const m = /READY (https:\/\/\S+)/.exec(gateway.output())
+    if (m) return { ...gateway, floorUrl: m[1]! }
+    if (Date.now() > deadline || gateway.child.exitCode !== null) {
+      await gateway.stop()
+      throw new Error(`the contract floor beside the gateway did not listen:\n${gateway.output()}`)
+    }
+    await new Promise((r) => setTimeout(r, 20))
   }
 }
 

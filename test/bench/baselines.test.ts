@@ -3,7 +3,13 @@ import { request } from 'node:https'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Gateway, type Running, startGateway, startNode } from '../../bench/lib/processes.ts'
+import {
+  type Gateway,
+  type Running,
+  startGateway,
+  startGatewayWithContractFloor,
+  startNode,
+} from '../../bench/lib/processes.ts'
 import { describeRedis, startRedis } from '../helpers/redis-server.ts'
 
 // The bench's floors answer what the gateway answers, so that their time or CPU per request is the cost of
@@ -49,14 +55,20 @@ describe('the bench baselines answer as the gateway does', () => {
     )
   })
 
-  async function post(url: string, body: string, key = gateway.key, path = '/v1/hash/sha256') {
+  async function post(
+    url: string,
+    body: string,
+    key = gateway.key,
+    path = '/v1/hash/sha256',
+    authority = ca,
+  ) {
     return new Promise<{ status: number; headers: Record<string, unknown>; json: unknown }>(
       (resolve, reject) => {
         const req = request(
           `${url}${path}`,
           {
             method: 'POST',
-            ca,
+            ca: authority,
             headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
           },
           (res) => {
@@ -99,6 +111,25 @@ describe('the bench baselines answer as the gateway does', () => {
     const second = String((await post(contract.url, body)).headers.ratelimit)
     expect(first).toMatch(/^"second";r=\d+;t=1, "workspace-second";r=\d+;t=1, "month";r=\d+;t=\d+$/)
     expect(Number(/"month";r=(\d+)/.exec(second)![1])).toBe(Number(/"month";r=(\d+)/.exec(first)![1]) - 1)
+  }, 60_000)
+
+  // small-hash's process that is both: the contract floor on a port of its own beside a running gateway
+  it("the contract floor in a gateway's process answers as the gateway beside it, on that gateway's key", async () => {
+    const shared = await startGatewayWithContractFloor({ LOG_LEVEL: 'info', POOL_WARM: 'false' })
+    try {
+      const dataDir = /data dir:\s+(\S+)/.exec(shared.output())![1]!
+      const itsCa = readFileSync(join(dataDir, 'tls', 'cert.pem'))
+      expect(shared.floorUrl).not.toBe(shared.url)
+      const body = JSON.stringify({ input: 'hello world' })
+      const ours = await post(shared.url, body, shared.key, undefined, itsCa)
+      const theirs = await post(shared.floorUrl, body, shared.key, undefined, itsCa)
+      expect(ours.status).toBe(200)
+      expect(theirs.status).toBe(200)
+      expect(theirs.json).toEqual(ours.json)
+      expect((await post(shared.floorUrl, body, gateway.key, undefined, itsCa)).status).toBe(401)
+    } finally {
+      await shared.stop()
+    }
   }, 60_000)
 
   it("json-format-input's floors answer the gateway's envelope for the bench's {input} body", async () => {
