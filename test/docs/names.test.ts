@@ -96,6 +96,9 @@ const EXTERNAL = new Set([
   'pvm_irq_enable',
   'hookIterator',
   'routeHandler',
+  // Fastify's and Node's, among the callers of V8's megamorphic handlers (docs/dispatch.md, "The process")
+  'Reply.header',
+  'util.deprecate',
   'preRouting',
   // V8's inline-cache builtins, as callgrind names them (docs/dispatch.md, "Instructions a request")
   'LoadIC',
