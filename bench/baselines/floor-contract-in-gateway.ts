@@ -7,8 +7,8 @@ import { join } from 'node:path'
 // process, on the gateway's certificate and first key. CPU per request of this process with only the
 // floor's port under load is what the contract floor's code costs in a process like the gateway's, and its
 // ratio to the contract floor alone is the share of the process, not of either path (docs/dispatch.md,
-// "The lane's floor": bench/small-hash.ts prints both). The gateway prints its banner, then this file the
-// floor's `READY <url>`.
+// "The process, in every run": bench/small-hash.ts and bench/small-hash-redis.ts print it). The gateway
+// prints its banner, then this file the floor's `READY <url>`.
 await import('../../src/main/gateway.ts')
 const dataDir = process.env.DATA_DIR!
 const secrets = await readFile(join(dataDir, 'first-start.txt'), 'utf8')
