@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { Agent, request } from 'node:https'
 import { performance } from 'node:perf_hooks'
 
@@ -52,4 +53,24 @@ export async function probe(options: ProbeOptions): Promise<ProbeResult> {
   const at = (q: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN
   return { p50: at(0.5), p99: at(0.99), requests: latencies.length, failures }
+}
+
+const CHILD = new URL('./probe-child.ts', import.meta.url).pathname
+
+// probe(options) in a process of its own (bench/lib/probe-child.ts), for a caller whose own event loop is
+// busy or shared (a test file in vitest's shared process): what it measures is then the server's latency.
+export function probeInProcess(options: ProbeOptions): Promise<ProbeResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
+    child.stdin.end(JSON.stringify(options))
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`probe child exited with ${code}`))
+      resolve(JSON.parse(out) as ProbeResult)
+    })
+  })
 }
