@@ -114,6 +114,26 @@ export class Target {
   }
 }
 
+// The contract floor alone, the same code in a gateway's process, and the gateway beside it in that process
+// (bench/baselines/floor-contract-in-gateway.ts): what the process costs the contract floor, and what the
+// gateway's path costs over it there. `store` names the store in the labels (" (Redis)" or "").
+export function processRows(alone: Target, inProcess: Target, beside: Target, store: string): ScenarioRow[] {
+  return [
+    ...inProcess.rows(['server']),
+    ...beside.rows(['server']),
+    {
+      label: `contract floor${store} in a gateway's process ÷ alone, Node CPU`,
+      value: inProcess.cpu() / alone.cpu(),
+      unit: '× (the process)',
+    },
+    {
+      label: `gateway${store} ÷ contract floor${store}, both in one gateway process, Node CPU`,
+      value: beside.cpu() / inProcess.cpu(),
+      unit: '× (the path)',
+    },
+  ]
+}
+
 export async function alternate(targets: Target[], body: string): Promise<void> {
   for (const t of targets) await t.run(body, { duration: 2 }, false)
   for (let i = 0; i < ROUNDS; i++) for (const t of targets) await t.run(body, { duration: SECONDS }, true)
@@ -319,18 +339,7 @@ export const smallHashRedis: Scenario = {
           value: r.cpu() / contract.cpu(),
           unit: '× (target ≤ 1.1)',
         },
-        ...kp.rows(['server']),
-        ...gp.rows(['server']),
-        {
-          label: "contract floor (Redis) in a gateway's process ÷ alone, Node CPU",
-          value: kp.cpu() / contract.cpu(),
-          unit: '× (the process)',
-        },
-        {
-          label: 'gateway (Redis) ÷ contract floor (Redis), both in one gateway process, Node CPU',
-          value: gp.cpu() / kp.cpu(),
-          unit: '× (the path)',
-        },
+        ...processRows(contract, kp, gp, ' (Redis)'),
         { label: 'gateway (embedded) ÷ bare, Node CPU', value: e.cpu() / b.cpu(), unit: '× (target ≤ 1.35)' },
         { label: 'embedded ÷ Redis, Node CPU', value: e.cpu() / r.cpu(), unit: '× (target ≤ 1)' },
         { label: 'gateway (Redis) ÷ bare, req/s', value: median(r.rps) / median(b.rps), unit: '×' },

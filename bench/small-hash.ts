@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { median } from './lib/load.ts'
 import { startGateway, startGatewayWithContractFloor, startNode } from './lib/processes.ts'
 import type { Scenario } from './lib/scenario.ts'
-import { alternate, Target } from './small-hash-redis.ts'
+import { alternate, processRows, Target } from './small-hash-redis.ts'
 
 // POST /v1/hash/sha256 with a tiny input: the gateway (keys, limits, validation, metrics, access log) vs
 // bare Fastify with the same handler on the same TLS setup. Rounds alternate so drift hits every side.
@@ -77,18 +77,7 @@ export const smallHash: Scenario = {
         { label: 'contract floor ÷ floor, Node CPU', value: k.cpu() / f.cpu(), unit: '×' },
         { label: 'contract floor ÷ bare, Node CPU', value: k.cpu() / b.cpu(), unit: '×' },
         { label: 'gateway ÷ contract floor, Node CPU', value: g.cpu() / k.cpu(), unit: '× (target ≤ 1.1)' },
-        ...kp.rows(['server']),
-        ...gp.rows(['server']),
-        {
-          label: "contract floor in a gateway's process ÷ alone, Node CPU",
-          value: kp.cpu() / k.cpu(),
-          unit: '× (the process)',
-        },
-        {
-          label: 'gateway ÷ contract floor, both in one gateway process, Node CPU',
-          value: gp.cpu() / kp.cpu(),
-          unit: '× (the path)',
-        },
+        ...processRows(k, kp, gp, ''),
         { label: 'gateway ÷ bare, req/s', value: median(g.rps) / median(b.rps), unit: '×' },
         { label: 'floor ÷ bare, req/s', value: median(f.rps) / median(b.rps), unit: '×' },
         ...c.rows(['server']),

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process'
 import { Agent, request } from 'node:https'
 import { performance } from 'node:perf_hooks'
+import { runChild } from './child.ts'
 
 export interface ProbeOptions {
   url: string
@@ -60,17 +60,5 @@ const CHILD = new URL('./probe-child.ts', import.meta.url).pathname
 // probe(options) in a process of its own (bench/lib/probe-child.ts), for a caller whose own event loop is
 // busy or shared (a test file in vitest's shared process): what it measures is then the server's latency.
 export function probeInProcess(options: ProbeOptions): Promise<ProbeResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
-    child.stdin.end(JSON.stringify(options))
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-    })
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`probe child exited with ${code}`))
-      resolve(JSON.parse(out) as ProbeResult)
-    })
-  })
+  return runChild<ProbeResult>(CHILD, options)
 }

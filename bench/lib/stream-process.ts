@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process'
-import { setPriority } from 'node:os'
+import { runChild } from './child.ts'
 
 const SCRIPT = new URL('./stream-child.ts', import.meta.url).pathname
 
@@ -15,18 +14,5 @@ export function streamInProcess(
   options: { url: string; key: string; bytes: number; lanes: number; seconds: number },
   nice = 0,
 ): Promise<StreamLoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] })
-    child.stdin.end(JSON.stringify(options))
-    if (nice && child.pid) setPriority(child.pid, nice)
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-    })
-    child.once('error', reject)
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`stream child exited with ${code}`))
-      resolve(JSON.parse(out) as StreamLoadResult)
-    })
-  })
+  return runChild<StreamLoadResult>(SCRIPT, options, nice)
 }
