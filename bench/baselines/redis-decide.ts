@@ -37,7 +37,8 @@ export async function redisDecider(url: string, mode: RedisDecision) {
       resolve,
       reject,
     }
-    send(encodeBatch([one])).then((reply) => settle([one], reply), reject)
+    const { args, runs } = encodeBatch([one])
+    send(args).then((reply) => settle([one], runs, reply), reject)
     return promise
   }
   // 'oneline': every decision is the same admission, so the headers are built as they are for consume.lua's

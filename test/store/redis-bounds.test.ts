@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { BATCH_CAP, ConsumeBatcher } from '../../src/store/redis/consume-batch.ts'
 import { RedisKeys } from '../../src/store/redis/keys.ts'
-import { candidateMonths, REPLY_STRIDE } from '../../src/store/redis/limit-reply.ts'
+import { candidateMonths, RUN_STRIDE } from '../../src/store/redis/limit-reply.ts'
 import { RedisStore } from '../../src/store/redis/redis-store.ts'
 import { defineScripts } from '../../src/store/redis/scripts.ts'
 import type { ConsumeRequest } from '../../src/store/types.ts'
@@ -38,9 +38,10 @@ describeRedis('Redis limit decisions at their bounds', () => {
     batcher = new ConsumeBatcher(
       new RedisKeys(`bounds${hex()}`),
       async (args) => {
-        // the reply holds REPLY_STRIDE doubles per decision of the call, in the calls' order (one connection)
+        // the reply holds RUN_STRIDE doubles per run of the call, in the calls' order (one connection); every
+        // decision here is a run of its own (a workspace each)
         const reply = await client.anvilConsumeBuffer(...args)
-        calls.push(reply.length / (REPLY_STRIDE * 8))
+        calls.push(reply.length / (RUN_STRIDE * 8))
         return reply
       },
       false,

@@ -256,10 +256,10 @@ describeRedis('Redis store layout and behaviour', () => {
       'key_y',
     ])
     const reply = Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8))
-    // the first decision is an error (verdict -1) and leaves no trace; the second is admitted (verdict 0)
-    // on an empty month (no TATs, counts 0) at its own instant, and charged to January's 10th
-    expect(reply.slice(0, 6)).toEqual([-1, 0, 0, 0, 0, 0])
-    expect(reply.slice(6)).toEqual([0, Date.UTC(2026, 0, 10), -1, -1, 0, 0])
+    // the first run is an error (reason -1, none admitted) and leaves no trace; the second's decision is
+    // admitted on an empty month (no TATs, counts 0) at its own instant, and charged to January's 10th
+    expect(reply.slice(0, 7)).toEqual([0, 0, 0, 0, 0, 0, -1])
+    expect(reply.slice(7)).toEqual([Date.UTC(2026, 0, 10), -1, -1, 0, 0, 1, 0])
     expect(await raw.hgetall('skew:{ws:x}:u:a')).toMatchObject({
       requests: '1',
       'k:key_y:requests': '1',

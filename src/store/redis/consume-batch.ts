@@ -1,16 +1,15 @@
 import calculateSlot from 'cluster-key-slot'
 import type { ConsumeRequest, LimitDecision } from '../types.ts'
 import type { RedisKeys } from './keys.ts'
-import { decodeDecision, type MonthArgs, REPLY_STRIDE } from './limit-reply.ts'
+import { decodeRun, type MonthArgs, RUN_STRIDE } from './limit-reply.ts'
 
 // At most this many decisions go to Redis in one call: a full batch leaves at once, without waiting for
 // the end of the event loop's turn. Bounds what one call holds redis-server for (~64 × 2-4 µs of Lua) and
 // what one lost reply can leave charged but unanswered (docs/decisions.md "Limits in batches (Redis)").
 export const BATCH_CAP = 64
 
-// consume.lua's numbers, its arguments' and its reply's (REPLY_STRIDE a decision): little-endian doubles
+// consume.lua's numbers, its arguments' and its reply's (RUN_STRIDE a run): little-endian doubles
 const DOUBLE = 8
-const CLOCK_ERROR = -1
 // the script's instant for a run on Redis TIME (an injected clock is never before the epoch)
 const REDIS_TIME = -1
 
@@ -92,13 +91,16 @@ export class ConsumeBatcher {
 
   #call(batch: Pending[]): void {
     let call: Promise<Buffer>
+    let runs: number[] = []
     try {
-      call = this.#send(encodeBatch(batch))
+      const encoded = encodeBatch(batch)
+      runs = encoded.runs
+      call = this.#send(encoded.args)
     } catch (err) {
       call = Promise.reject(err)
     }
     call.then(
-      (reply) => settle(batch, reply),
+      (reply) => settle(batch, runs, reply),
       // a failed call fails each of its decisions as a failed call of one did (the caller answers 503)
       (err: unknown) => {
         for (const p of batch) p.reject(err)
@@ -113,9 +115,13 @@ export class ConsumeBatcher {
 // subject at one instant: its subject, how many, the instant), then each subject's key id (see the
 // script's header). A turn's requests on one key are one run, so what redis-server parses and the script
 // loops over per decision is only the decision itself; the numbers are one argument, unpacked in C.
+// Also the length of each run, in order: the script answers per run (settle below).
 export function encodeBatch(
   batch: readonly Pick<Pending, 'req' | 'usageA' | 'usageB' | 'months' | 'now'>[],
-): BatchArgs {
+): {
+  args: BatchArgs
+  runs: number[]
+} {
   const keys: string[] = []
   const bounds: number[] = []
   const index = new Map<string, number>()
@@ -161,7 +167,9 @@ export function encodeBatch(
     if (last >= 0 && runs[last] === subject && runs[last + 2] === now) runs[last + 1]! += 1
     else runs.push(subject, 1, now)
   }
-  return [keys.length, keys, packDoubles(bounds, subjects, runs), keyIds]
+  const lengths: number[] = []
+  for (let r = 1; r < runs.length; r += 3) lengths.push(runs[r]!)
+  return { args: [keys.length, keys, packDoubles(bounds, subjects, runs), keyIds], runs: lengths }
 }
 
 function packDoubles(...parts: number[][]): Buffer {
@@ -192,28 +200,35 @@ function sameSubject(
   )
 }
 
-function clockError(): Error {
-  return new Error('ERR anvil: the script clock is outside both months the caller expected')
-}
-
-// Each decision of the reply to the request that asked for it, in order.
-export function settle(batch: readonly Pick<Pending, 'req' | 'resolve' | 'reject'>[], reply: Buffer): void {
-  const count = batch.length * REPLY_STRIDE
+// Each decision of the reply to the request that asked for it, in order: the reply holds RUN_STRIDE numbers
+// per run of the batch (`runs`: their lengths, from encodeBatch), each run's decisions taken again from
+// them (decodeRun).
+export function settle(
+  batch: readonly Pick<Pending, 'req' | 'resolve' | 'reject'>[],
+  runs: readonly number[],
+  reply: Buffer,
+): void {
+  const count = runs.length * RUN_STRIDE
   if (reply.length !== count * DOUBLE) {
-    const err = new Error(`anvil: ${reply.length} bytes for ${batch.length} decisions`)
+    const err = new Error(`anvil: ${reply.length} bytes for ${runs.length} runs of ${batch.length} decisions`)
     for (const p of batch) p.reject(err)
     return
   }
   const values = new Array<number>(count)
   for (let i = 0; i < count; i++) values[i] = reply.readDoubleLE(i * DOUBLE)
-  for (let i = 0; i < batch.length; i++) {
-    const p = batch[i]!
-    const at = i * REPLY_STRIDE
-    if (values[at] === CLOCK_ERROR) p.reject(clockError())
-    else {
-      const decision = decodeDecision(values, at, p.req)
-      if (decision instanceof Error) p.reject(decision)
-      else p.resolve(decision)
+  let first = 0
+  for (let r = 0; r < runs.length; r++) {
+    const run = batch.slice(first, first + runs[r]!)
+    first += runs[r]!
+    const decisions = decodeRun(
+      values,
+      r * RUN_STRIDE,
+      run.map((p) => p.req),
+    )
+    for (let i = 0; i < run.length; i++) {
+      const d = decisions[i]!
+      if (d instanceof Error) run[i]!.reject(d)
+      else run[i]!.resolve(d)
     }
   }
 }

@@ -51,18 +51,24 @@
 -- the previous month's hash (when it is the other declared key) still count: the rate state crosses the
 -- month boundary exactly, as the embedded limiter's does.
 --
--- Returns 6 numbers per decision, in arrival order, as one string of little-endian IEEE-754 doubles
--- (struct.pack '<d…', 8 bytes each): what the decision was taken on, not the figures of its headers. The
--- gateway computes those (remaining, resets, Retry-After, the month charged and its day: the refund
--- receipt) from these with the embedded store's own function (src/limits/decide.ts), on the same
--- arithmetic, and checks that it reaches the same verdict; every header figure was 13 values a decision
--- here, and computing and packing them cost redis-server more than deciding.
---   [1] verdict: 0 admitted | 1 quota | 2 key_quota | 3 key_rate | 4 workspace_rate | -1 clock error
---       (an error: the other values are 0 and nothing was read or written for it)
---   [2] now, ms (the script's clock: Redis TIME, or the injected one)
---   [3] the key's TAT before the decision, ms, or -1 for none   [4] the workspace's, or -1
---       (with the previous month's in the first second of a month, as the decision used them)
---   [5] the workspace's month count before the decision   [6] the key's
+-- Returns 7 numbers per run, in arrival order, as one string of little-endian IEEE-754 doubles
+-- (struct.pack '<d…', 8 bytes each): what the run's decisions were taken on, not the figures of their
+-- headers. A refusal moves nothing, so every decision after a run's first refusal is taken on the same
+-- values and refused for the same reason: a run is the values it started from, how many it admitted (its
+-- first ones) and the reason of the rest. The gateway takes each decision again from these with the
+-- embedded store's own function (src/limits/decide.ts), one after the other on the state the one before
+-- left, on the same arithmetic, and checks that it reaches the same verdict each time; it computes every
+-- header figure there (remaining, resets, Retry-After, the month charged and its day: the refund receipt).
+-- Six numbers a decision were the reply before, and writing and packing them cost redis-server more than
+-- deciding (docs/decisions.md "Limits in batches (Redis)", "The reply").
+--   [1] now, ms (the script's clock: Redis TIME, or the injected one)
+--   [2] the key's TAT before the run, ms, or -1 for none   [3] the workspace's, or -1
+--       (with the previous month's in the first second of a month, as the decisions used them)
+--   [4] the workspace's month count before the run   [5] the key's
+--   [6] how many of the run's decisions were admitted (its first ones)
+--   [7] the verdict of the others: 0 none | 1 quota | 2 key_quota | 3 key_rate | 4 workspace_rate |
+--       -1 clock error (the run's decisions are errors: the other values are 0 and nothing was read or
+--       written for them)
 
 local tonumber, floor, ceil, unpack = tonumber, math.floor, math.ceil, unpack
 local KEYS, ARGV = KEYS, ARGV
@@ -130,37 +136,36 @@ local function subjectAt(i)
   }
 end
 
--- the decisions' replies, 6 numbers each (the header's [1]..[6])
+-- the reply: 7 numbers per run (the header's [1]..[7])
 local out, o = {}, 0
 
 -- the decisions of one run, one after the other on the values they start from (each reads what the one
--- before it left); returns the values after the run and how many were admitted and refused
+-- before it left). A refusal moves nothing, so every decision after the run's first refusal is taken on
+-- the same values and refused for the same reason: the loop stops there, and the run's reply is the values
+-- it started from, how many it admitted and the reason of the rest. Returns the values after the run and
+-- how many were admitted and refused.
 local function decideRun(now, count, kint, wint, quota, kquota, charging, wPrev, kPrev, wsCount, keyCount)
-  local admitted, quotaRefused, rateRefused = 0, 0, 0
+  out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5] = now, kPrev or -1, wPrev or -1, wsCount, keyCount
+  local admitted, reason = 0, 0
   local limit = now + 1e-9
-  for _ = 1, count do
+  while admitted < count do
     -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
     local kNew = ((kPrev == nil or kPrev < now) and now or kPrev) + kint
     local wNew = ((wPrev == nil or wPrev < now) and now or wPrev) + wint
-    local reason = 0
     if charging and wsCount >= quota then reason = 1
     elseif charging and kquota >= 0 and keyCount >= kquota then reason = 2
     elseif kNew - 1000 > limit then reason = 3
     elseif wNew - 1000 > limit then reason = 4 end
-    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] =
-      reason, now, kPrev or -1, wPrev or -1, wsCount, keyCount
-    o = o + 6
-    if reason == 0 then
-      wPrev, kPrev = wNew, kNew
-      admitted = admitted + 1
-      if charging then wsCount, keyCount = wsCount + 1, keyCount + 1 end
-    elseif reason <= 2 then
-      quotaRefused = quotaRefused + 1
-    else
-      rateRefused = rateRefused + 1
-    end
+    if reason ~= 0 then break end
+    wPrev, kPrev = wNew, kNew
+    admitted = admitted + 1
+    if charging then wsCount, keyCount = wsCount + 1, keyCount + 1 end
   end
-  return wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused
+  out[o + 6], out[o + 7] = admitted, reason
+  o = o + 7
+  local rest = count - admitted
+  if reason >= 3 then return wPrev, kPrev, wsCount, keyCount, admitted, 0, rest end
+  return wPrev, kPrev, wsCount, keyCount, admitted, rest, 0
 end
 
 -- what a run leaves besides the fields it moved, per hash: the refusal counters to add (field → count,
@@ -366,11 +371,9 @@ for r = 1, runs do
   if now ~= subject.now then place(subject, now) end
   local u = subject.u
   if not u then
-    -- a clock in neither month: an error for each of the run's decisions alone
-    for _ = 1, count do
-      out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = -1, 0, 0, 0, 0, 0
-      o = o + 6
-    end
+    -- a clock in neither month: an error for each of the run's decisions (none admitted, reason -1)
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7] = 0, 0, 0, 0, 0, 0, -1
+    o = o + 7
   else
     local v = vals[u]
     local tk, kreq = subject.tk, subject.kreq

@@ -53,30 +53,74 @@ export function candidateMonths(now: number): [MonthArgs, MonthArgs] {
   return now < cached.mid ? [cached.current, cached.previous] : [cached.current, cached.next]
 }
 
-// consume.lua's reply: per decision, its verdict and what it was decided on (see the script's header)
-export const REPLY_STRIDE = 6
+// consume.lua's reply: per run of decisions (consecutive decisions of one subject at one instant, in
+// arrival order; a turn's requests on one key are one run), the values the run started from, how many it
+// admitted and the verdict of the rest (see the script's header)
+export const RUN_STRIDE = 7
 const VERDICTS: Record<RefusalReason, number> = { quota: 1, key_quota: 2, key_rate: 3, workspace_rate: 4 }
+// the run's reason when the script's clock was in neither month: every decision of the run is an error
+const CLOCK_ERROR = -1
 
-// One decision of the script's reply (REPLY_STRIDE numbers from `at`) → the decision the headers are built
-// from: taken again here by the embedded store's function on the state the script decided on, so that
-// every figure is computed as the embedded store computes it. A verdict that differs from the script's
-// is an Error (a bug, answered 503 like a failed call), never a header that says something else than
+// One run of the script's reply (RUN_STRIDE numbers from `at`) → its decisions, one per request of `reqs`
+// (the run's, in order). Each is taken again here by the embedded store's function (decide(),
+// src/limits/decide.ts) on the state the one before it left, moved as decide() moves it (the script's
+// arithmetic on the same doubles), so every figure is computed as the embedded store computes it. The
+// script's verdict for each: admitted for the first `admitted`, the run's reason for the rest (a refusal
+// moves nothing, so every decision after a run's first refusal is refused for the same reason). A verdict
+// that differs from the gateway's is an Error (a bug, answered 503 like a failed call), and so is every
+// decision of the run after it, whose state is then unknown: never a header that says something else than
 // what was charged. The receipt names the month and day of the script's instant: the month the script
 // charged, which is the one of its two candidates that holds that instant.
-export function decodeDecision(r: readonly number[], at: number, req: ConsumeRequest): LimitDecision | Error {
-  const now = r[at + 1]!
-  const keyTat = r[at + 2]!
-  const workspaceTat = r[at + 3]!
-  const { decision } = decide(
-    req,
-    now,
-    { key: keyTat < 0 ? undefined : keyTat, workspace: workspaceTat < 0 ? undefined : workspaceTat },
-    { workspaceMonth: r[at + 4]!, keyMonth: r[at + 5]! },
-  )
-  const verdict = decision.reason === null ? 0 : VERDICTS[decision.reason]
-  if (verdict !== r[at]) {
-    return new Error(`anvil: consume.lua's verdict ${r[at]} differs from the gateway's ${verdict}`)
+export function decodeRun(
+  r: readonly number[],
+  at: number,
+  reqs: readonly ConsumeRequest[],
+): (LimitDecision | Error)[] {
+  const now = r[at]!
+  let keyTat = r[at + 1]! < 0 ? undefined : r[at + 1]
+  let workspaceTat = r[at + 2]! < 0 ? undefined : r[at + 2]
+  let workspaceMonth = r[at + 3]!
+  let keyMonth = r[at + 4]!
+  const admitted = r[at + 5]!
+  const reason = r[at + 6]!
+  if (reason === CLOCK_ERROR) return reqs.map(clockError)
+  if (admitted > reqs.length || (admitted < reqs.length && reason === 0)) {
+    const err = new Error(
+      `anvil: consume.lua admitted ${admitted} of a run of ${reqs.length}, then ${reason}`,
+    )
+    return reqs.map(() => err)
   }
-  if (decision.allowed && req.rateOnly !== true) decision.charge = receipt(req, dayOf(now))
-  return decision
+  const out: (LimitDecision | Error)[] = []
+  let failed: Error | undefined
+  for (let i = 0; i < reqs.length; i++) {
+    const req = reqs[i]!
+    if (failed) {
+      out.push(failed)
+      continue
+    }
+    const expected = i < admitted ? 0 : reason
+    const next = decide(req, now, { key: keyTat, workspace: workspaceTat }, { workspaceMonth, keyMonth })
+    const { decision } = next
+    const verdict = decision.reason === null ? 0 : VERDICTS[decision.reason]
+    if (verdict !== expected) {
+      failed = new Error(`anvil: consume.lua's verdict ${expected} differs from the gateway's ${verdict}`)
+      out.push(failed)
+      continue
+    }
+    if (decision.allowed) {
+      keyTat = next.keyTat
+      workspaceTat = next.workspaceTat
+      if (req.rateOnly !== true) {
+        decision.charge = receipt(req, dayOf(now))
+        workspaceMonth++
+        keyMonth++
+      }
+    }
+    out.push(decision)
+  }
+  return out
+}
+
+function clockError(): Error {
+  return new Error('ERR anvil: the script clock is outside both months the caller expected')
 }
