@@ -60,7 +60,7 @@
 -- left, on the same arithmetic, and checks that it reaches the same verdict each time; it computes every
 -- header figure there (remaining, resets, Retry-After, the month charged and its day: the refund receipt).
 -- Six numbers a decision were the reply before, and writing and packing them cost redis-server more than
--- deciding (docs/decisions.md "Limits in batches (Redis)", "The reply").
+-- deciding (docs/decisions.md "Limits in batches (Redis)", "A run's reply").
 --   [1] now, ms (the script's clock: Redis TIME, or the injected one)
 --   [2] the key's TAT before the run, ms, or -1 for none   [3] the workspace's, or -1
 --       (with the previous month's in the first second of a month, as the decisions used them)
