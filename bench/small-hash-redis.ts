@@ -207,6 +207,11 @@ export const smallHashRedis: Scenario = {
       const floorOneLine = started(
         await startNode('bench/baselines/floor-redis.ts', { ...floorEnv, FLOOR_SCRIPT: 'oneline' }, ready),
       )
+      // and a script that reads and writes what a run's exact decision must, deciding nothing (TIME, one
+      // HMGET and one HSET of a run's five fields, a reply of 7 doubles: bench/baselines/redis-decide.ts 'io')
+      const floorIo = started(
+        await startNode('bench/baselines/floor-redis.ts', { ...floorEnv, FLOOR_SCRIPT: 'io' }, ready),
+      )
       // issue 41's contract floor on Redis: validation, limits, metrics, the access line, its decisions by
       // consume.lua batched per turn (bench/baselines/floor-contract.ts with REDIS_URL)
       const contractOnRedis = started(await startNode('bench/baselines/floor-contract.ts', floorEnv, ready))
@@ -246,6 +251,13 @@ export const smallHashRedis: Scenario = {
         onRedisAt(CONNECTIONS),
         embeddedAt(CONNECTIONS),
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script (batched)'),
+        new Target(
+          "floor on Redis, a script of a run's reads and writes (batched)",
+          floorIo.url,
+          key(onRedis.key),
+          [floorIo.child.pid, redis.child.pid],
+          { connections: CONNECTIONS, count: calls },
+        ),
         onRedisFloor('contract floor on Redis (batched): + validation, metrics, log', contractOnRedis),
         new Target("contract floor on Redis in a gateway's process", shared.floorUrl, key(shared.key), [
           shared.child.pid,
@@ -302,7 +314,8 @@ export const smallHashRedis: Scenario = {
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script, 16 Node HTTPS clients', 'node'),
       ]
       await alternate([...sweep.flat(), ...single, ...ordinary], body)
-      const [b, f, fb, r, e, one, contract, kp, gp] = targets as [
+      const [b, f, fb, r, e, one, io, contract, kp, gp] = targets as [
+        Target,
         Target,
         Target,
         Target,
@@ -313,7 +326,7 @@ export const smallHashRedis: Scenario = {
         Target,
         Target,
       ]
-      const old = targets[9]
+      const old = targets[10]
       const rows: ScenarioRow[] = [
         ...b.rows(['server']),
         ...f.rows(['server', 'redis-server']),
@@ -321,6 +334,7 @@ export const smallHashRedis: Scenario = {
         ...r.rows(['gateway', 'redis-server']),
         ...e.rows(['gateway']),
         ...one.rows(['server', 'redis-server']),
+        ...io.rows(['server', 'redis-server']),
         ...contract.rows(['server', 'redis-server']),
         ...(old ? old.rows(['gateway', 'redis-server']) : []),
         { label: 'gateway (Redis) ÷ bare, Node CPU', value: r.cpu() / b.cpu(), unit: '× (target ≤ 1.4)' },
@@ -389,6 +403,14 @@ export const smallHashRedis: Scenario = {
           label: 'issue 41: redis-server µs/request, 16 autocannon connections: gateway | one-line floor',
           value: r.cpu(1),
           unit: `µs | ${one.cpu(1).toFixed(1)} µs (target ≤ 10)`,
+        },
+        // the same load against a script that decides nothing but reads and writes what the run's
+        // decisions must; per call as well, since a faster server batches fewer decisions a call
+        {
+          label:
+            "issue 41: redis-server µs/request, 16 autocannon connections: gateway | a run's reads and writes",
+          value: r.cpu(1),
+          unit: `µs | ${io.cpu(1).toFixed(1)} µs (target ≤ 10); per call ${(r.cpu(1) / median(r.counted)).toFixed(0)} | ${(io.cpu(1) / median(io.counted)).toFixed(0)} µs at ${(1 / median(r.counted)).toFixed(1)} | ${(1 / median(io.counted)).toFixed(1)} decisions`,
         },
         {
           label: 'issue 41: redis-server µs/request, 16 Node HTTPS clients: gateway | one-line floor',

@@ -9,7 +9,8 @@ import { serveUntilTerm } from './serve.ts'
 // per request: a key check (sha256 of the bearer key, a Map lookup), an atomic limit decision in Redis
 // (the gateway's own consume.lua) and the three headers every /v1 response carries, built from the
 // decision. No validation, metrics, logging, deadline or store abstraction. FLOOR_SCRIPT=oneline: the
-// decision is a one-line script instead (redis-decide.ts). FLOOR_BATCH=1: the decisions
+// decision is a one-line script instead; FLOOR_SCRIPT=io: a script that reads and writes what a run's
+// decision must, deciding nothing (redis-decide.ts). FLOOR_BATCH=1: the decisions
 // of one event-loop turn leave as one call, through the store's own batcher (src/store/redis/
 // consume-batch.ts), as the gateway sends them; otherwise each decision is a call of its own (a batch of
 // one), as every request was decided before batching. Its CPU per request in the same run bounds what the
@@ -21,7 +22,11 @@ const [cert, key] = await Promise.all([
 const keys = new Map([[hash('sha256', process.env.API_KEY!), { workspace: 'ws_floor', id: 'key_floor' }]])
 const { decide, quit } = await redisDecider(
   process.env.REDIS_URL!,
-  process.env.FLOOR_SCRIPT === 'oneline' ? 'oneline' : process.env.FLOOR_BATCH === '1' ? 'batched' : 'alone',
+  process.env.FLOOR_SCRIPT === 'oneline' || process.env.FLOOR_SCRIPT === 'io'
+    ? process.env.FLOOR_SCRIPT
+    : process.env.FLOOR_BATCH === '1'
+      ? 'batched'
+      : 'alone',
 )
 
 const POLICY = '"second";q=1000000;w=1, "workspace-second";q=1000000;w=1, "month";q=2000000000;w=2592000'

@@ -10,14 +10,29 @@ import type { ConsumeRequest, LimitDecision } from '../../src/store/types.ts'
 // batching; 'batched': the decisions of one event-loop turn leave as one call, through the store's own
 // batcher (src/store/redis/consume-batch.ts), as the gateway sends them; 'oneline': a one-line script
 // instead, one counter moved by the turn's decisions (issue 41's floor: what any decision on Redis costs, a
-// round trip and a script call, whatever the script), every decision the same admission.
-export type RedisDecision = 'alone' | 'batched' | 'oneline'
+// round trip and a script call, whatever the script), every decision the same admission; 'io': a script
+// that reads and writes what an exact decision of a run must, and answers as much, deciding nothing (the
+// turn's decisions one run: Redis TIME, one HMGET of the run's five fields, one HSET of them, a reply of 7
+// packed doubles; what consume.lua's one-run path does besides deciding), every decision the same
+// admission.
+export type RedisDecision = 'alone' | 'batched' | 'oneline' | 'io'
+
+// 'io''s script: consume.lua's one-run path without its decisions (the values written are the values read
+// moved by the run's count; the field names are the floor's key's, the day's the 1st)
+const IO_SCRIPT = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local n = tonumber(ARGV[1])
+local got = redis.call('HMGET', KEYS[1], 'tw', 'tk:key_floor', 'requests', 'k:key_floor:requests', 'd:01')
+local tw, tk = tonumber(got[1]) or now, tonumber(got[2]) or now
+local ws, key, day = tonumber(got[3]) or 0, tonumber(got[4]) or 0, tonumber(got[5]) or 0
+redis.call('HSET', KEYS[1], 'tw', now, 'tk:key_floor', now, 'requests', ws + n, 'k:key_floor:requests', key + n, 'd:01', day + n)
+return struct.pack('<ddddddd', now, tk, tw, ws, key, n, 0)`
 
 export async function redisDecider(url: string, mode: RedisDecision) {
   const script = await readFile(new URL('../../src/store/redis/consume.lua', import.meta.url), 'utf8')
   const redis = new Redis(url, {
     enableAutoPipelining: true,
-    autoPipeliningIgnoredCommands: ['anvilConsume', 'anvilOneLine'],
+    autoPipeliningIgnoredCommands: ['anvilConsume', 'anvilOneLine', 'anvilIo'],
     maxRetriesPerRequest: 0,
   })
   redis.defineCommand('anvilConsume', { lua: script })
@@ -62,15 +77,21 @@ export async function redisDecider(url: string, mode: RedisDecision) {
     month: admitted(2_000_000_000, 2_592_000),
     keyMonth: null,
   }
-  const oneLine = redis as unknown as { anvilOneLine(key: string, count: number): Promise<number> }
+  redis.defineCommand('anvilIo', { numberOfKeys: 1, lua: IO_SCRIPT })
+  const scripts = redis as unknown as Record<
+    'anvilOneLine' | 'anvilIoBuffer',
+    (key: string, count: number) => Promise<unknown>
+  >
+  const turnScript = mode === 'io' ? scripts.anvilIoBuffer : scripts.anvilOneLine
   let turn: { resolve(d: LimitDecision): void; reject(err: unknown): void }[] = []
-  function decideOneLine(): Promise<LimitDecision> {
+  // 'oneline' and 'io': the decisions of one event-loop turn leave as one call
+  function decideTurn(): Promise<LimitDecision> {
     const { promise, resolve, reject } = Promise.withResolvers<LimitDecision>()
     if (turn.length === 0) {
       setImmediate(() => {
         const batch = turn
         turn = []
-        oneLine.anvilOneLine('floor:{ws_floor}:n', batch.length).then(
+        turnScript.call(redis, 'floor:{ws_floor}:n', batch.length).then(
           () => {
             for (const p of batch) p.resolve(ONE_LINE_DECISION)
           },
@@ -85,8 +106,8 @@ export async function redisDecider(url: string, mode: RedisDecision) {
   }
 
   const decide: (req: ConsumeRequest) => Promise<LimitDecision> =
-    mode === 'oneline'
-      ? decideOneLine
+    mode === 'oneline' || mode === 'io'
+      ? decideTurn
       : mode === 'batched'
         ? (req) => batcher.decide(req, candidateMonths(Date.now()), undefined)
         : decideAlone

@@ -185,17 +185,21 @@ describe('the bench baselines answer as the gateway does', () => {
   }, 60_000)
   // small-hash-redis's contract floor: the same, its limits decided on Redis by the gateway's consume.lua
   describeRedis('on Redis', () => {
-    it('the contract floor on Redis answers as the gateway does, its limits decided in Redis', async () => {
+    // a floor on a redis-server of its own, and a client of that server
+    async function onOwnRedis(script: string, env: Record<string, string> = {}) {
       const redis = await startRedis()
-      const onRedis = await startNode(
-        'bench/baselines/floor-contract.ts',
-        { ...floorEnv, REDIS_URL: redis.url },
+      const server = await startNode(
+        `bench/baselines/${script}.ts`,
+        { ...floorEnv, REDIS_URL: redis.url, ...env },
         /READY (https:\/\/\S+)/,
       ).catch(async (err) => {
         await redis.stop()
         throw err
       })
-      const client = new Redis(redis.url)
+      return { redis, server, client: new Redis(redis.url) }
+    }
+    it('the contract floor on Redis answers as the gateway does, its limits decided in Redis', async () => {
+      const { redis, server: onRedis, client } = await onOwnRedis('floor-contract')
       try {
         const body = JSON.stringify({ input: 'hello world' })
         const ours = await post(gateway.url, body)
@@ -220,5 +224,41 @@ describe('the bench baselines answer as the gateway does', () => {
         await redis.stop()
       }
     }, 60_000)
+    // issue 41's floors: the decision a one-line script ('oneline'), and a script that reads and writes what
+    // a run's exact decision must, deciding nothing ('io'); a turn's decisions one call
+    it.each([
+      ['oneline', { n: '2' }],
+      ['io', { requests: '2', 'k:key_floor:requests': '2', 'd:01': '2' }],
+    ])(
+      'the Redis floor with FLOOR_SCRIPT=%s answers as the gateway does and moves its hash in Redis',
+      async (mode, moved) => {
+        const { redis, server: floor, client } = await onOwnRedis('floor-redis', { FLOOR_SCRIPT: mode })
+        try {
+          const body = JSON.stringify({ input: 'hello world' })
+          const ours = await post(gateway.url, body)
+          for (let i = 0; i < 2; i++) {
+            const theirs = await post(floor.url, body)
+            expect(theirs.status).toBe(200)
+            expect(theirs.json).toEqual(ours.json)
+            expect(String(theirs.headers.ratelimit)).toMatch(
+              /^"second";r=\d+;t=\d+, "workspace-second";r=\d+;t=\d+, "month";r=\d+;t=\d+$/,
+            )
+          }
+          const hash = await client.hgetall('floor:{ws_floor}:n')
+          expect(hash).toMatchObject(moved)
+          if (mode === 'io') {
+            // the two TATs written are Redis's clock, ms
+            expect(Math.abs(Number(hash.tw) - Date.now())).toBeLessThan(60_000)
+            expect(Number(hash['tk:key_floor'])).toBe(Number(hash.tw))
+          }
+          expect((await post(floor.url, body, 'ak_wrong')).status).toBe(401)
+        } finally {
+          client.disconnect()
+          await floor.stop()
+          await redis.stop()
+        }
+      },
+      60_000,
+    )
   })
 })
