@@ -81,43 +81,134 @@ local firstRun = firstSubject + 7 * ns
 -- struct.unpack returns the position after the last value too: it is not counted
 local runs = (#N - firstRun) / 3
 
-local starts, ends = {}, {}
-for i = 1, nk do
-  starts[i] = N[2 * i - 1]
-  ends[i] = N[2 * i]
-end
-
-local redisNow
-local function clock(at)
-  if at >= 0 then return at end
-  if redisNow == nil then
-    local t = redis.call('TIME')
-    redisNow = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-  end
-  return redisNow
-end
+-- Only what both paths use is defined before the one-run path: every function and table a call of the
+-- script creates is created again on the next, and the one-run path needs none of the general path's
+-- (docs/decisions.md "The one-run path, lean"). KEYS[i]'s month starts at N[2i - 1] and ends at N[2i].
 
 -- the month of an instant among a subject's two (its index in KEYS, and the other's), or nil when it is
 -- in neither
 local function monthOf(a, b, now)
-  if now >= starts[a] and now < ends[a] then return a, b end
-  if now >= starts[b] and now < ends[b] then return b, a end
+  if now >= N[2 * a - 1] and now < N[2 * a] then return a, b end
+  if now >= N[2 * b - 1] and now < N[2 * b] then return b, a end
 end
 
 -- the field of the day of month an instant falls on, in month u
 local function dayFieldOf(u, now)
-  local day = floor((now - starts[u]) / DAY) + 1
+  local day = floor((now - N[2 * u - 1]) / DAY) + 1
   return day < 10 and ('d:0' .. day) or ('d:' .. day)
 end
 
 -- whether an instant in month u is in its first second with the previous month declared as the other:
 -- then the previous month's TATs still count (see the header)
 local function firstSecond(u, other, now)
-  return now < starts[u] + 1000 and starts[other] < starts[u]
+  return now < N[2 * u - 1] + 1000 and N[2 * other - 1] < N[2 * u - 1]
+end
+
+-- usage is kept about 13 months: the expiry of month u's hash, set when it is created (tw is written by
+-- every admission, so it is absent only until the month's first one; setting it again changes nothing)
+local function expiryOf(u, now)
+  return ceil(N[2 * u] - now) + 400 * DAY
+end
+
+-- the decisions of one run, one after the other on the values they start from (each reads what the one
+-- before it left). A refusal moves nothing, so every decision after the run's first refusal is taken on
+-- the same values and refused for the same reason: the loop stops there. Returns the values after the
+-- run, how many were admitted (its first ones) and the reason of the rest (the header's [7]).
+local function decideRun(now, count, kint, wint, quota, kquota, charging, wPrev, kPrev, wsCount, keyCount)
+  local admitted, reason = 0, 0
+  local limit = now + 1e-9
+  while admitted < count do
+    -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
+    local kNew = ((kPrev == nil or kPrev < now) and now or kPrev) + kint
+    local wNew = ((wPrev == nil or wPrev < now) and now or wPrev) + wint
+    if charging and wsCount >= quota then reason = 1
+    elseif charging and kquota >= 0 and keyCount >= kquota then reason = 2
+    elseif kNew - 1000 > limit then reason = 3
+    elseif wNew - 1000 > limit then reason = 4 end
+    if reason ~= 0 then break end
+    wPrev, kPrev = wNew, kNew
+    admitted = admitted + 1
+    if charging then wsCount, keyCount = wsCount + 1, keyCount + 1 end
+  end
+  return wPrev, kPrev, wsCount, keyCount, admitted, reason
+end
+
+local function redisTime()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+end
+
+-- One run of one subject outside the first second of a month: a turn's requests on one key, the common
+-- batch. Its hash is read with the five fields the run needs and written with those that moved, in as
+-- few steps as the decisions allow: no table but the reads', no function but the ones above (the general
+-- path's bookkeeping, which fields each hash needs and the values kept per hash, and the tables and
+-- functions it is built of, cost redis-server more than the decisions themselves: docs/decisions.md
+-- "Limits in batches (Redis)", "The one-run path, lean").
+if runs == 1 and ns == 1 then
+  local at = N[firstRun + 2]
+  local now = at >= 0 and at or redisTime()
+  local u, other = monthOf(N[firstSubject], N[firstSubject + 1], now)
+  if u and not firstSecond(u, other, now) then
+    local keyId, key = ARGV[2], KEYS[u]
+    local tk, kreq = 'tk:' .. keyId, 'k:' .. keyId .. ':requests'
+    local dayField = dayFieldOf(u, now)
+    local got = redis.call('HMGET', key, 'tw', tk, 'requests', kreq, dayField)
+    local tw, kt = tonumber(got[1]), tonumber(got[2])
+    local ws, kc = tonumber(got[3]) or 0, tonumber(got[4]) or 0
+    local charging = N[firstSubject + 6] ~= 0
+    local count = N[firstRun + 1]
+    local wPrev, kPrev, wsCount, keyCount, admitted, reason = decideRun(
+      now,
+      count,
+      1000 / N[firstSubject + 2],
+      1000 / N[firstSubject + 3],
+      N[firstSubject + 4],
+      N[firstSubject + 5],
+      charging,
+      tw,
+      kt,
+      ws,
+      kc
+    )
+    -- the rest of the run's refusals are counted where the month is charged (a rate-only decision moves
+    -- no counter): one reason, so one pair of counters, read now and written with the admissions
+    local rf, kf, rv, kv
+    if charging and admitted < count then
+      local rest = count - admitted
+      rf = reason >= 3 and 'refused_rate' or 'refused_quota'
+      kf = 'k:' .. keyId .. ':' .. rf
+      local r = redis.call('HMGET', key, rf, kf)
+      rv, kv = (tonumber(r[1]) or 0) + rest, (tonumber(r[2]) or 0) + rest
+    end
+    if admitted > 0 then
+      if not charging then
+        redis.call('HSET', key, 'tw', wPrev, tk, kPrev)
+      elseif rf == nil then
+        redis.call('HSET', key, 'tw', wPrev, tk, kPrev, 'requests', wsCount, kreq, keyCount,
+          dayField, (tonumber(got[5]) or 0) + admitted)
+      else
+        redis.call('HSET', key, 'tw', wPrev, tk, kPrev, 'requests', wsCount, kreq, keyCount,
+          dayField, (tonumber(got[5]) or 0) + admitted, rf, rv, kf, kv)
+      end
+    elseif rf ~= nil then
+      redis.call('HSET', key, rf, rv, kf, kv)
+    end
+    if tw == nil and (admitted > 0 or charging) then redis.call('PEXPIRE', key, expiryOf(u, now)) end
+    return struct.pack('<ddddddd', now, kt or -1, tw or -1, ws, kc, admitted, reason)
+  end
+end
+
+-- The general path: several subjects or runs, a clock in neither month, or the first second of a month.
+
+local redisNow
+local function clock(at)
+  if at >= 0 then return at end
+  if redisNow == nil then redisNow = redisTime() end
+  return redisNow
 end
 
 -- subject i's limits, field names and GCRA intervals, from its 7 numbers and its key id; and where its
--- last placed instant falls (place() below, on the general path)
+-- last placed instant falls (place() below)
 local function subjectAt(i)
   local base = firstSubject + 7 * (i - 1)
   local keyId = ARGV[1 + i]
@@ -139,35 +230,6 @@ end
 -- the reply: 7 numbers per run (the header's [1]..[7])
 local out, o = {}, 0
 
--- the decisions of one run, one after the other on the values they start from (each reads what the one
--- before it left). A refusal moves nothing, so every decision after the run's first refusal is taken on
--- the same values and refused for the same reason: the loop stops there, and the run's reply is the values
--- it started from, how many it admitted and the reason of the rest. Returns the values after the run and
--- how many were admitted and refused.
-local function decideRun(now, count, kint, wint, quota, kquota, charging, wPrev, kPrev, wsCount, keyCount)
-  out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5] = now, kPrev or -1, wPrev or -1, wsCount, keyCount
-  local admitted, reason = 0, 0
-  local limit = now + 1e-9
-  while admitted < count do
-    -- GCRA with burst = rate, as src/limits/gcra.ts: the TAT moves one interval per admission
-    local kNew = ((kPrev == nil or kPrev < now) and now or kPrev) + kint
-    local wNew = ((wPrev == nil or wPrev < now) and now or wPrev) + wint
-    if charging and wsCount >= quota then reason = 1
-    elseif charging and kquota >= 0 and keyCount >= kquota then reason = 2
-    elseif kNew - 1000 > limit then reason = 3
-    elseif wNew - 1000 > limit then reason = 4 end
-    if reason ~= 0 then break end
-    wPrev, kPrev = wNew, kNew
-    admitted = admitted + 1
-    if charging then wsCount, keyCount = wsCount + 1, keyCount + 1 end
-  end
-  out[o + 6], out[o + 7] = admitted, reason
-  o = o + 7
-  local rest = count - admitted
-  if reason >= 3 then return wPrev, kPrev, wsCount, keyCount, admitted, 0, rest end
-  return wPrev, kPrev, wsCount, keyCount, admitted, rest, 0
-end
-
 -- what a run leaves besides the fields it moved, per hash: the refusal counters to add (field → count,
 -- and the fields in first-use order) and the expiry of a month's new hash
 local refused, refusedOrder, expire = {}, {}, {}
@@ -184,23 +246,14 @@ local function refuse(u, field, count)
   end
   r[field] = (c or 0) + count
 end
-local function afterRun(u, keyId, charging, twAbsent, now, admitted, quotaRefused, rateRefused)
-  if charging then
-    -- refusals are counted only where the month is charged (a rate-only decision moves no counter)
-    if quotaRefused > 0 then
-      refuse(u, 'refused_quota', quotaRefused)
-      refuse(u, 'k:' .. keyId .. ':refused_quota', quotaRefused)
-    end
-    if rateRefused > 0 then
-      refuse(u, 'refused_rate', rateRefused)
-      refuse(u, 'k:' .. keyId .. ':refused_rate', rateRefused)
-    end
+local function afterRun(u, keyId, charging, twAbsent, now, admitted, rest, reason)
+  -- refusals are counted only where the month is charged (a rate-only decision moves no counter)
+  if charging and rest > 0 then
+    local field = reason >= 3 and 'refused_rate' or 'refused_quota'
+    refuse(u, field, rest)
+    refuse(u, 'k:' .. keyId .. ':' .. field, rest)
   end
-  -- usage is kept about 13 months: the expiry is set when the month's hash is created (tw is written by
-  -- every admission, so it is absent only until the month's first one; setting it again changes nothing)
-  if twAbsent and (admitted > 0 or charging) then
-    expire[u] = ceil(ends[u] - now) + 400 * DAY
-  end
+  if twAbsent and (admitted > 0 or charging) then expire[u] = expiryOf(u, now) end
 end
 
 -- hash h written once: the field/value pairs in args (m values: the fields that moved; counters only
@@ -220,55 +273,6 @@ local function write(h, args, m)
   if expire[h] ~= nil then redis.call('PEXPIRE', KEYS[h], expire[h]) end
 end
 
--- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
--- cost more than deciding; struct.pack writes them as one bulk string, in C
-local function reply()
-  return struct.pack('<' .. string.rep('d', o), unpack(out, 1, o))
-end
-
--- One run of one subject outside the first second of a month: a turn's requests on one key, the common
--- batch. Its hash is read with the five fields the run needs and written with those that moved, without
--- the general path's bookkeeping (which fields each hash needs, values kept per hash), which cost
--- redis-server more than the decisions themselves (docs/decisions.md "Limits in batches (Redis)").
-if runs == 1 and ns == 1 then
-  local s = subjectAt(1)
-  local now = clock(N[firstRun + 2])
-  local u, other = monthOf(s.a, s.b, now)
-  if u and not firstSecond(u, other, now) then
-    local tk, kreq, charging = s.tk, s.kreq, s.charging
-    local dayField = dayFieldOf(u, now)
-    local got = redis.call('HMGET', KEYS[u], 'tw', tk, 'requests', kreq, dayField)
-    local tw = tonumber(got[1])
-    local wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused = decideRun(
-      now,
-      N[firstRun + 1],
-      s.kint,
-      s.wint,
-      s.quota,
-      s.kquota,
-      charging,
-      tw,
-      tonumber(got[2]),
-      tonumber(got[3]) or 0,
-      tonumber(got[4]) or 0
-    )
-    afterRun(u, s.keyId, charging, tw == nil, now, admitted, quotaRefused, rateRefused)
-    local args, m = {}, 0
-    if admitted > 0 then
-      args[1], args[2], args[3], args[4] = 'tw', wPrev, tk, kPrev
-      m = 4
-      if charging then
-        args[5], args[6], args[7], args[8] = 'requests', wsCount, kreq, keyCount
-        args[9], args[10] = dayField, (tonumber(got[5]) or 0) + admitted
-        m = 10
-      end
-    end
-    write(u, args, m)
-    return reply()
-  end
-end
-
--- The general path: several subjects or runs, a clock in neither month, or the first second of a month.
 local S = {}
 for i = 1, ns do
   S[i] = subjectAt(i)
@@ -388,8 +392,10 @@ for r = 1, runs do
       if pk and (kPrev == nil or pk > kPrev) then kPrev = pk end
     end
     local charging = subject.charging
-    local wsCount, keyCount, admitted, quotaRefused, rateRefused
-    wPrev, kPrev, wsCount, keyCount, admitted, quotaRefused, rateRefused = decideRun(
+    local wsBefore, keyBefore = v.requests or 0, v[kreq] or 0
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5] = now, kPrev or -1, wPrev or -1, wsBefore, keyBefore
+    local wsCount, keyCount, admitted, reason
+    wPrev, kPrev, wsCount, keyCount, admitted, reason = decideRun(
       now,
       count,
       subject.kint,
@@ -399,9 +405,11 @@ for r = 1, runs do
       charging,
       wPrev,
       kPrev,
-      v.requests or 0,
-      v[kreq] or 0
+      wsBefore,
+      keyBefore
     )
+    out[o + 6], out[o + 7] = admitted, reason
+    o = o + 7
     if admitted > 0 then
       v.tw, v[tk] = wPrev, kPrev
       if charging then
@@ -410,7 +418,7 @@ for r = 1, runs do
         v[dayField] = (v[dayField] or 0) + admitted
       end
     end
-    afterRun(u, subject.keyId, charging, wAt == nil, now, admitted, quotaRefused, rateRefused)
+    afterRun(u, subject.keyId, charging, wAt == nil, now, admitted, count - admitted, reason)
   end
 end
 
@@ -432,4 +440,6 @@ for h = 1, nk do
   write(h, args, m)
 end
 
-return reply()
+-- one binary string rather than an array: Redis converts a Lua array to a reply element by element, which
+-- cost more than deciding; struct.pack writes them as one bulk string, in C
+return struct.pack('<' .. string.rep('d', o), unpack(out, 1, o))
