@@ -133,9 +133,15 @@ local function decideRun(now, count, kint, wint, quota, kquota, charging, wPrev,
   return wPrev, kPrev, wsCount, keyCount, admitted, reason
 end
 
-local function redisTime()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+-- a run's instant: the injected one, or Redis TIME, read once per call (both paths see the same)
+local redisNow
+local function clock(at)
+  if at >= 0 then return at end
+  if redisNow == nil then
+    local t = redis.call('TIME')
+    redisNow = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  end
+  return redisNow
 end
 
 -- One run of one subject outside the first second of a month: a turn's requests on one key, the common
@@ -145,8 +151,7 @@ end
 -- functions it is built of, cost redis-server more than the decisions themselves: docs/decisions.md
 -- "Limits in batches (Redis)", "The one-run path, lean").
 if runs == 1 and ns == 1 then
-  local at = N[firstRun + 2]
-  local now = at >= 0 and at or redisTime()
+  local now = clock(N[firstRun + 2])
   local u, other = monthOf(N[firstSubject], N[firstSubject + 1], now)
   if u and not firstSecond(u, other, now) then
     local keyId, key = ARGV[2], KEYS[u]
@@ -199,13 +204,6 @@ if runs == 1 and ns == 1 then
 end
 
 -- The general path: several subjects or runs, a clock in neither month, or the first second of a month.
-
-local redisNow
-local function clock(at)
-  if at >= 0 then return at end
-  if redisNow == nil then redisNow = redisTime() end
-  return redisNow
-end
 
 -- subject i's limits, field names and GCRA intervals, from its 7 numbers and its key id; and where its
 -- last placed instant falls (place() below)
