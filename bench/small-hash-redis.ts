@@ -230,12 +230,16 @@ export const smallHashRedis: Scenario = {
         })
       const embeddedAt = (connections: number, label = 'Anvil gateway (embedded)', clients?: 'node') =>
         new Target(label, embedded.url, key(embedded.key), [embedded.child.pid], { connections, clients })
-      const oneLineAt = (connections: number, label: string, clients?: 'node') =>
-        new Target(label, floorOneLine.url, key(onRedis.key), [floorOneLine.child.pid, redis.child.pid], {
-          connections,
-          count: evalshaCalls(stats),
-          clients,
-        })
+      // a floor whose decision is a script of its own (floor-redis.ts with FLOOR_SCRIPT), beside redis-server
+      const scriptFloorAt =
+        (server: { url: string; child: { pid?: number } }) =>
+        (connections: number, label: string, clients?: 'node') =>
+          new Target(label, server.url, key(onRedis.key), [server.child.pid, redis.child.pid], {
+            connections,
+            count: evalshaCalls(stats),
+            clients,
+          })
+      const oneLineAt = scriptFloorAt(floorOneLine)
       // a floor beside redis-server at 16 connections (Node CPU, then redis-server's)
       const onRedisFloor = (label: string, server: { url: string; child: { pid?: number } }) =>
         new Target(label, server.url, key(onRedis.key), [server.child.pid, redis.child.pid], {
@@ -251,13 +255,7 @@ export const smallHashRedis: Scenario = {
         onRedisAt(CONNECTIONS),
         embeddedAt(CONNECTIONS),
         oneLineAt(CONNECTIONS, 'floor on Redis, a one-line script (batched)'),
-        new Target(
-          "floor on Redis, a script of a run's reads and writes (batched)",
-          floorIo.url,
-          key(onRedis.key),
-          [floorIo.child.pid, redis.child.pid],
-          { connections: CONNECTIONS, count: calls },
-        ),
+        scriptFloorAt(floorIo)(CONNECTIONS, "floor on Redis, a script of a run's reads and writes (batched)"),
         onRedisFloor('contract floor on Redis (batched): + validation, metrics, log', contractOnRedis),
         new Target("contract floor on Redis in a gateway's process", shared.floorUrl, key(shared.key), [
           shared.child.pid,

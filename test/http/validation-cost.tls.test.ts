@@ -180,17 +180,14 @@ describe('a refused body costs no work per unknown field (issue 27)', () => {
     await refusal('/v1/jobs', small, 'jobs', 1)
     await refusal('/v1/jobs', tiny, 'jobs', 1)
     const before = paid.completed
-    // alternated, so that whatever the machine does lands on both
-    let inline = {
-      ms: Number.POSITIVE_INFINITY,
-      response: undefined as unknown as Awaited<ReturnType<typeof h1Request>>,
-    }
+    // alternated, so that whatever the machine does lands on both; the best of 8 of each
+    const reads: Awaited<ReturnType<typeof refusal>>[] = []
     let path = Number.POSITIVE_INFINITY
     for (let i = 0; i < 8; i++) {
-      const r = await refusal('/v1/jobs', small, 'jobs', 1)
-      if (r.ms < inline.ms) inline = r
+      reads.push(await refusal('/v1/jobs', small, 'jobs', 1))
       path = Math.min(path, (await refusal('/v1/jobs', tiny, 'jobs', 1)).ms)
     }
+    const inline = reads.reduce((best, r) => (r.ms < best.ms ? r : best))
     expect(inline.response.status).toBe(400)
     expect(inline.response.json<{ error: { message: string } }>().error.message).toBe(
       'Unknown field "k0" in the body at params.k0.',
