@@ -84,11 +84,15 @@ describe('keep-alive fit for a load balancer', () => {
     expect(await h2.get()).toBe(200)
     // Node closes an HTTP/1.1 connection keepAliveTimeout + 1 s (its keepAliveTimeoutBuffer) after the
     // last answer; an HTTP/2 session gets GOAWAY after keepAliveTimeout without a frame
+    // (measured from the connection's opening, its requests a few ms later: 2,020-2,060 and 1,075 ms here).
+    // Within a second of that: a timeout of twice the setting would be past it
     const [apiClosed, adminClosed, h2Closed] = await Promise.all([api.closed, admin.closed, h2.closed])
-    for (const ms of [apiClosed, adminClosed, h2Closed]) {
-      expect(ms).toBeGreaterThanOrEqual(900)
-      expect(ms).toBeLessThan(5_000)
+    for (const ms of [apiClosed, adminClosed]) {
+      expect(ms).toBeGreaterThanOrEqual(1_900)
+      expect(ms).toBeLessThan(3_000)
     }
+    expect(h2Closed).toBeGreaterThanOrEqual(900)
+    expect(h2Closed).toBeLessThan(2_000)
     h2.session.destroy()
   }, 20_000)
 
